@@ -9,7 +9,7 @@ the waiver waives; from the day after, the waiver is *expired*: it waives nothin
 says so. "Today" is the UTC date, or ``TFPLANCHECK_TODAY`` (``YYYY-MM-DD``) when set: a fixed date for
 tests and for re-running an old pipeline as it ran.
 
-The runner applies them (:func:`plancheck.cli._checksfile.apply_waivers`). Baselines, the other way to
+The runner applies them (:func:`apply_waivers`). Baselines, the other way to
 accept failures, are here too (the second half): a file of failures accepted all at once.
 """
 
@@ -54,6 +54,7 @@ __all__ = [
     "Waiver",
     "WaiverError",
     "apply_baseline",
+    "apply_waivers",
     "baseline_document",
     "baseline_key",
     "exact_json_int",
@@ -71,6 +72,7 @@ __all__ = [
     "today",
     "waivers_document",
     "write_baseline",
+    "waiver_for",
     "write_entries",
 ]
 
@@ -79,6 +81,9 @@ TODAY_ENV: Final = "TFPLANCHECK_TODAY"
 _WAIVER_KEYS: Final = ("address", "reason", "until", "plan")
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 _EXAMPLE: Final = '[{ address = "aws_s3_bucket.legacy*", reason = "...", until = 2027-01-31 }]'
+#: How a secret instance key begins as shown, and as a keyed fingerprint (:func:`failure_identity`) spells it.
+SENSITIVE_KEY: Final = "(sensitive"
+_FINGERPRINTED: Final = re.compile(r"\(sensitive #[0-9a-f]{12}\)")
 
 
 class WaiverError(ValueError):
@@ -113,10 +118,17 @@ class Waiver(FrozenValue):
     #: normalised: :func:`plan_key`); None: every plan checked, as the checks are.
     plan: str | None = None
     plan_glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
+    #: For an address that names an instance by its secret key, ``(sensitive)`` or its keyed fingerprint
+    #: ``(sensitive #0123456789ab)``: the glob with each fingerprint read as ``(sensitive)``, the instances it may
+    #: be written for (:func:`waiver_for`); None for every other address.
+    secret_glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.glob is None:
             object.__setattr__(self, "glob", address_pattern(self.address, "address", "waive"))
+        if self.secret_glob is None and SENSITIVE_KEY in self.address:
+            shown = _FINGERPRINTED.sub(SENSITIVE_KEY + ")", self.address)
+            object.__setattr__(self, "secret_glob", address_pattern(shown, "address", "waive"))
         if self.plan is not None and self.plan_glob is None:
             if not self.plan.strip():
                 raise ArgumentError("expected a glob of plan files such as \"envs/legacy/*\", found an empty string")
@@ -132,9 +144,20 @@ class Waiver(FrozenValue):
         (True, True, False)
         """
         assert self.glob is not None
-        if self.plan_glob is not None and (plan is None or not self.plan_glob.matches(plan_key(plan))):
-            return False
-        return self.glob.matches(address or "")
+        return self.waives_in(plan) and self.glob.matches(address or "")
+
+    def waives_in(self, plan: str | None) -> bool:
+        """Whether this waiver waives in plan file ``plan`` (a waiver naming plans: in those only)."""
+        return self.plan_glob is None or (plan is not None and self.plan_glob.matches(plan_key(plan)))
+
+    @property
+    def keyed(self) -> bool:
+        """Whether the address names an instance by its keyed fingerprint (``TFPLANCHECK_SNAPSHOT_KEY``'s).
+
+        >>> Waiver('a.k["(sensitive #0123456789ab)"]', "why", None, "w").keyed, Waiver('a.k["(sensitive)"]', "why", None, "w").keyed
+        (True, False)
+        """
+        return _FINGERPRINTED.search(self.address) is not None
 
     def expired(self, on: datetime.date) -> bool:
         """Whether the waiver no longer waives on the day ``on`` (``until`` is its last day)."""
@@ -300,9 +323,80 @@ class _Result(Protocol):
 _R = TypeVar("_R", bound=_Result)
 
 
+def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secrets: Secrets = NO_SECRETS,
+                  key: FingerprintKey | None = None) -> _R:
+    """``result`` with the failures its check's live waivers cover moved to ``waived``, its expired waivers named;
+    ``plan`` is the plan file checked (a waiver naming plans waives in those only), ``secrets`` its secrets and
+    ``key`` ``TFPLANCHECK_SNAPSHOT_KEY``, by which a waiver names an instance keyed by a secret (:func:`waiver_for`).
+
+    A ``fail`` or ``warn`` result whose every failure is waived passes; an ``error`` result is left as
+    it is (a check that could not run has nothing to waive). The checks-file runner applies them
+    (:func:`plancheck.cli._checksfile.run_checks`).
+    """
+    waivers = result.spec.waivers
+    if not waivers:
+        return result
+    expired = tuple(w for w in waivers if w.expired(on))
+    live = [w for w in waivers if not w.expired(on)]
+    if result.status not in ("fail", "warn"):
+        return dataclasses.replace(result, expired_waivers=expired)
+    kept: list[CheckFailure] = []
+    waived: list[Waived] = list(result.waived)
+    for failure in result.failures:
+        address = failure.address if failure.address is not None else result.spec.address
+        waiver, why = waiver_for(live, failure, address, plan, secrets, key)
+        if waiver is None:
+            kept.append(failure if why is None else dataclasses.replace(failure, message=f"{failure.message} ({why})"))
+        else:
+            waived.append(Waived(failure, waiver))
+    return dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
+                               waived=tuple(waived), expired_waivers=expired)
+
+
+def waiver_for(waivers: Iterable[Waiver], failure: CheckFailure, address: str | None, plan: str | None,
+               secrets: Secrets, key: FingerprintKey | None = None) -> tuple[Waiver | None, str | None]:
+    """The first of ``waivers`` that covers ``failure`` at ``address`` in plan file ``plan``; with none, why a waiver
+    written for it waives it not (None when none was).
+
+    An instance keyed by a secret is shown ``(sensitive)``, as is every other such instance: a waiver naming it so
+    would waive them all (a new secret, a swapped one). It names one instance as a baseline does, by its keyed
+    fingerprint under ``key`` (``TFPLANCHECK_SNAPSHOT_KEY``), or every instance by a glob (``aws_s3_bucket.k[*]``).
+
+    >>> from plancheck import Secrets
+    >>> shown = Waiver('a.k["(sensitive)"]', "why", None, "c.toml:1 check[0].waive[0]")
+    >>> failure = CheckFailure("X", 'a.k["(sensitive)"]', None, "no", unscrubbed_address='a.k["pw-1"]')
+    >>> waiver_for([shown], failure, failure.address, None, Secrets(["pw-1"]))[1]
+    'no waiver waives it: c.toml:1 check[0].waive[0] (a.k["(sensitive)"]) names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or more) tells apart from other instances; set it, and name the instance as this note then does'
+    """
+    hidden = failure.unscrubbed_address
+    if hidden is None:
+        return next((w for w in waivers if w.covers(address, plan)), None), None
+    keyed = _fingerprinted(hidden, secrets, key) if key is not None else None
+    for waiver in waivers:
+        if waiver.secret_glob is None:
+            if waiver.covers(address, plan):  # a glob of every instance: it covers this one as any other
+                return waiver, None
+        elif keyed is not None and waiver.covers(keyed, plan):
+            return waiver, None
+    written = next((w for w in waivers if w.secret_glob is not None and w.waives_in(plan)
+                    and w.secret_glob.matches(address or "")), None)
+    if written is None or (keyed is not None and written.keyed):  # none, or one of another instance
+        return None, None
+    if keyed is None:
+        return None, f"no waiver waives it: {written.origin} ({written.address}) {UNKEYED_WAIVER}"
+    return None, (f"no waiver waives it: {written.origin} ({written.address}) names its secret instance key "
+                  f"(sensitive), as every instance keyed by a secret is shown; name this one {keyed}")
+
+
+#: Why a waiver naming an instance by its secret key waives nothing without a key to tell instances apart.
+UNKEYED_WAIVER: Final = ("names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of "
+                         "16 bytes or more) tells apart from other instances; set it, and name the instance as this "
+                         "note then does")
+
+
 def _fingerprinted(address: str, secrets: Secrets, key: FingerprintKey) -> str:
     """``address`` with each instance key that hides a secret as its fingerprint under ``key``: how a baseline entry
-    names it (:func:`plancheck._checking.messages.keyed_address`)."""
+    and a waiver name it (:func:`plancheck._checking.messages.keyed_address`)."""
     # Two instances keyed by secrets were one entry, (sensitive): a baseline accepting one accepted the other.
     # An HMAC under the CI's key tells them apart and, without that key, says nothing of the secret (a plain
     # hash of a short one is reversed by trying every candidate).

@@ -734,6 +734,105 @@ def test_a_baseline_of_many_plans_fingerprints_each_plans_secret_instances(tmp_p
     assert (code, out.splitlines()[-1]) == (1, "2 plans: 1 passed, 1 failed")
 
 
+# -- waivers of instances keyed by secrets: the baselines' fingerprint, or nothing -------------------------
+
+#: The fingerprints of aws_s3_bucket.k[KEY_ONE] and [KEY_TWO] under FINGERPRINT_KEY: what a baseline written with the
+#: key holds, and what a waiver names one instance by.
+ONE_KEYED, TWO_KEYED = 'aws_s3_bucket.k["(sensitive #71cd0be9ab49)"]', 'aws_s3_bucket.k["(sensitive #22e13bfbcd00)"]'
+SHOWN_KEYED = 'aws_s3_bucket.k["(sensitive)"]'
+_DESTROYED = "expected no destroy, but it is destroyed: action(s) [delete]"
+_NO_KEY_NOTE = ("names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or "
+                "more) tells apart from other instances; set it, and name the instance as this note then does)")
+
+
+def _waived_run(tmp_path: Path, keys: tuple[str, ...], address: str, key: str | None, *argv: str) -> clirun.Ran:
+    (tmp_path / "plan.json").write_text(json.dumps(_keyed_plan(*keys)), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS, f"[{{ address = '{address}', reason = \"legacy\" }}]"),
+                                          "utf-8")
+    environ = {**clirun.HERMETIC, **({"TFPLANCHECK_SNAPSHOT_KEY": key} if key is not None else {})}
+    never = (KEY_ONE, KEY_TWO, FINGERPRINT_KEY, *_hashes(KEY_ONE), *_hashes(KEY_TWO))
+    return clirun.cli("plan.json", "-c", "checks.toml", *argv, environ=environ, never=never)
+
+
+def _shown_note(name: str) -> str:
+    return (f"{_DESTROYED} (no waiver waives it: checks.toml:1 check[0].waive[0] ({SHOWN_KEYED}) names its secret "
+            f"instance key (sensitive), as every instance keyed by a secret is shown; name this one {name})")
+
+
+# (instances failing, the waiver's address, the fingerprint key) -> exit status, each failure's message, the number
+# waived. Each failure is at aws_s3_bucket.k["(sensitive)"], as every output shows it.
+KEYED_WAIVER_TABLE = [
+    # Shown (sensitive), the address is every secret instance's: a new secret, a swapped one. It waives none.
+    pytest.param((KEY_ONE,), SHOWN_KEYED, None, 1,
+                 [f"{_DESTROYED} (no waiver waives it: checks.toml:1 check[0].waive[0] ({SHOWN_KEYED}) {_NO_KEY_NOTE}"], 0,
+                 id="shown-form-without-a-key-waives-nothing"),
+    pytest.param((KEY_ONE,), SHOWN_KEYED, FINGERPRINT_KEY, 1, [_shown_note(ONE_KEYED)], 0,
+                 id="shown-form-with-a-key-names-the-fingerprint-to-write"),
+    pytest.param((KEY_ONE, KEY_TWO), SHOWN_KEYED, FINGERPRINT_KEY, 1, [_shown_note(ONE_KEYED), _shown_note(TWO_KEYED)], 0,
+                 id="shown-form-with-a-key-names-each-instance-its-own"),
+    pytest.param((KEY_ONE,), ONE_KEYED, FINGERPRINT_KEY, 0, [], 1, id="fingerprint-waives-its-instance"),
+    pytest.param((KEY_ONE, KEY_TWO), ONE_KEYED, FINGERPRINT_KEY, 1, [_DESTROYED], 1, id="fingerprint-waives-no-other"),
+    pytest.param((KEY_TWO,), ONE_KEYED, FINGERPRINT_KEY, 1, [_DESTROYED], 0, id="fingerprint-of-a-swapped-secret"),
+    pytest.param((KEY_ONE,), ONE_KEYED, None, 1,
+                 [f"{_DESTROYED} (no waiver waives it: checks.toml:1 check[0].waive[0] ({ONE_KEYED}) {_NO_KEY_NOTE}"], 0,
+                 id="fingerprint-without-the-key-waives-nothing"),
+    pytest.param((KEY_ONE,), ONE_KEYED, "another-ci-secret-0123", 1, [_DESTROYED], 0, id="fingerprint-under-another-key"),
+    # A glob of every instance says what it covers: it waives them all, with or without the key.
+    pytest.param((KEY_ONE, KEY_TWO), "aws_s3_bucket.k[*]", None, 0, [], 2, id="glob-of-every-instance-without-a-key"),
+    pytest.param((KEY_ONE, KEY_TWO), "aws_s3_bucket.k[*]", FINGERPRINT_KEY, 0, [], 2,
+                 id="glob-of-every-instance-with-a-key"),
+]
+
+
+@pytest.mark.parametrize(("keys", "address", "key", "code", "messages", "waived"), KEYED_WAIVER_TABLE)
+def test_a_waiver_names_an_instance_keyed_by_a_secret_by_its_fingerprint(
+    tmp_path: Path, keys: tuple[str, ...], address: str, key: str | None, code: int, messages: list[str], waived: int,
+) -> None:
+    got, out, err = _waived_run(tmp_path, keys, address, key, "--format", "json")
+    (result,) = json.loads(out)["results"]
+    assert (got, err, [f["message"] for f in result["failures"]], len(result["waived"])) == (code, "", messages, waived)
+    assert {f["address"] for f in (*result["failures"], *(w for w in result["waived"]))} <= {SHOWN_KEYED}
+
+
+def test_a_refused_waiver_is_said_on_the_failure_line(tmp_path: Path) -> None:
+    code, out, _ = _waived_run(tmp_path, (KEY_ONE,), SHOWN_KEYED, FINGERPRINT_KEY)
+    assert (code, out.splitlines()) == (1, [f"FAIL  ExpectNoDestroys: {SHOWN_KEYED}: {_shown_note(ONE_KEYED)}",
+                                            "1 check in plan.json: 0 passed, 1 failed"])
+
+
+def test_a_waiver_and_a_baseline_name_an_instance_by_the_same_fingerprint(tmp_path: Path) -> None:
+    """What a baseline written with the key holds is the address a waiver names the instance by (one mechanism)."""
+    assert _keyed_run(tmp_path, (KEY_ONE, KEY_TWO), FINGERPRINT_KEY, "--write-baseline", "base.json")[0] == 0
+    written = [e["address"] for e in json.loads((tmp_path / "base.json").read_text("utf-8"))["failures"]]
+    assert sorted(written) == sorted([ONE_KEYED, TWO_KEYED])
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "sarif", "github", "markdown"])
+@pytest.mark.parametrize(("address", "key"), [
+    pytest.param(SHOWN_KEYED, None, id="refused-without-a-key"),
+    pytest.param(SHOWN_KEYED, FINGERPRINT_KEY, id="refused-with-a-key"),
+    pytest.param(ONE_KEYED, FINGERPRINT_KEY, id="waived-by-fingerprint"),
+])
+def test_no_secret_nor_the_key_reaches_any_format_of_a_keyed_waiver(
+    tmp_path: Path, fmt: str, address: str, key: str | None,
+) -> None:
+    # _waived_run's clirun.cli finds neither secret, the fingerprint key, nor a plain hash of a secret in the output.
+    code, out, _ = _waived_run(tmp_path, (KEY_ONE, KEY_TWO), address, key, "--format", fmt,
+                               "--write-baseline", "base.json")
+    # A baseline written by the run accepts what the waivers did not, with the key; without it, it fails closed too.
+    assert code == (0 if key is not None else 1)
+    assert "(sensitive" in out, out
+    assert ("no waiver waives it" in out) is (address == SHOWN_KEYED), out
+    text = (tmp_path / "base.json").read_text("utf-8")
+    assert [s for s in (KEY_ONE, KEY_TWO, FINGERPRINT_KEY, *_hashes(KEY_ONE), *_hashes(KEY_TWO)) if s in text] == []
+
+
+def test_a_short_fingerprint_key_with_waivers_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, err = _waived_run(tmp_path, (KEY_ONE,), ONE_KEYED, "short")
+    assert (code, err) == (2, "tfplancheck: error: plancheck.snapshot: a fingerprint key ($TFPLANCHECK_SNAPSHOT_KEY) "
+                              "must be at least 16 bytes long, got 5 (use a random CI secret)\n")
+
+
 # -- a whole-plan check's failure: one entry for each object it fails on -----------------------------------
 
 EACH_NULL = 'type = "ExpectEachNullValue"\nselector = "aws_s3_bucket.*"\npath = "tags"\n'
@@ -758,8 +857,6 @@ def _failed(*names: str) -> str:
 
 
 _SHOWN_ONE = 'aws_s3_bucket.k["(sensitive)"]'
-#: The fingerprint of aws_s3_bucket.k[KEY_TWO] under FINGERPRINT_KEY, as a baseline written with the key holds it.
-TWO_KEYED = 'aws_s3_bucket.k["(sensitive #22e13bfbcd00)"]'
 # (objects failing when the baseline is written, objects failing now, the key) -> exit status, FAIL and NOTE lines.
 EACH_BASELINE_TABLE = [
     pytest.param(("a",), ("a",), None, 0, [], id="the-same-object-is-known"),
@@ -821,3 +918,24 @@ def test_an_old_baseline_entry_of_a_whole_plan_check_accepts_nothing_and_says_so
         "address)", "1 check in plan.json: 0 passed, 1 failed"])
     assert _each_run(tmp_path, ("a",), None, "--baseline", "base.json", "--write-baseline", "base.json")[0] == 1
     assert _each_run(tmp_path, ("a",), None, "--baseline", "base.json")[0] == 0  # rewritten: each object its entry
+
+
+def test_mock_plan_fingerprints_with_the_same_key_and_refuses_a_short_one(tmp_path: Path) -> None:
+    """mock-plan judges a checks file's waivers as tfplancheck PLAN does: by the same key, refused before any plan."""
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS, f"[{{ address = '{ONE_KEYED}', reason = \"r\" }}]"), "utf-8")
+    code, _, err = clirun.cli("mock-plan", str(tmp_path), "--mock", "acme/x=s.json", "--checks",
+                              str(tmp_path / "checks.toml"), stdin=None, environ={"TFPLANCHECK_SNAPSHOT_KEY": "short"})
+    assert (code, err) == (2, "tfplancheck: error: plancheck.snapshot: a fingerprint key ($TFPLANCHECK_SNAPSHOT_KEY) "
+                              "must be at least 16 bytes long, got 5 (use a random CI secret)\n")
+
+
+def test_a_run_of_many_plans_waives_by_the_fingerprint_in_each_worker(tmp_path: Path) -> None:
+    """Each worker judges its plan's waivers with the run's key (the job it was forked with)."""
+    for name, keys in {"a.json": (KEY_ONE,), "b.json": (KEY_ONE, KEY_TWO)}.items():
+        (tmp_path / name).write_text(json.dumps(_keyed_plan(*keys)), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS, f"[{{ address = '{ONE_KEYED}', reason = \"r\" }}]"), "utf-8")
+    environ = {**clirun.HERMETIC, "TFPLANCHECK_SNAPSHOT_KEY": FINGERPRINT_KEY}
+    code, out, _ = clirun.cli("a.json", "b.json", "-c", "checks.toml", "--jobs", "2", "--format", "json",
+                              cwd=tmp_path, environ=environ, never=(KEY_ONE, KEY_TWO, FINGERPRINT_KEY))
+    runs = json.loads(out)["plans"]
+    assert (code, [(len(r["results"][0]["failures"]), len(r["results"][0]["waived"])) for r in runs]) == (1, [(0, 1), (1, 1)])
