@@ -939,3 +939,12 @@ def test_a_run_of_many_plans_waives_by_the_fingerprint_in_each_worker(tmp_path: 
                               cwd=tmp_path, environ=environ, never=(KEY_ONE, KEY_TWO, FINGERPRINT_KEY))
     runs = json.loads(out)["plans"]
     assert (code, [(len(r["results"][0]["failures"]), len(r["results"][0]["waived"])) for r in runs]) == (1, [(0, 1), (1, 1)])
+
+
+def test_a_whole_plan_checks_fixed_entry_is_in_the_json_output_as_the_schema_says(tmp_path: Path) -> None:
+    assert _each_run(tmp_path, ("a", "b"), None, "--write-baseline", "base.json")[0] == 0
+    code, out, _ = _each_run(tmp_path, ("a",), None, "--baseline", "base.json", "--format", "json")
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert (code, doc["baseline"]["fixed"]) == (0, [{"check": "ExpectEachNullValue", "path": "tags", "element": "aws_s3_bucket.b",
+                                                    "address": "Resources(address='aws_s3_bucket.*')"}])
