@@ -948,3 +948,22 @@ def test_a_whole_plan_checks_fixed_entry_is_in_the_json_output_as_the_schema_say
     VALIDATOR.validate(doc)
     assert (code, doc["baseline"]["fixed"]) == (0, [{"check": "ExpectEachNullValue", "path": "tags", "element": "aws_s3_bucket.b",
                                                     "address": "Resources(address='aws_s3_bucket.*')"}])
+
+
+def test_a_fixed_entry_of_a_baseline_of_many_plans_is_in_the_json_output_as_the_schema_says(tmp_path: Path) -> None:
+    """Each entry of a baseline of many plans names its plan, and so does the entry noted fixed (the schema refused it)."""
+    (tmp_path / "checks.toml").write_text(entry(EACH_NULL), "utf-8")
+
+    def run(plans: dict[str, tuple[str, ...]], *argv: str) -> clirun.Ran:
+        for name, tagged in plans.items():
+            changes = [change(_TAGGED[t], ["create"], {"tags": {"team": "x"}}) for t in tagged]
+            (tmp_path / name).write_text(json.dumps({**_keyed_plan(), "resource_changes": changes}), "utf-8")
+        return clirun.cli(*plans, "-c", "checks.toml", *argv, cwd=tmp_path, environ=clirun.HERMETIC)
+
+    assert run({"p.json": ("a", "b"), "q.json": ("a",)}, "--write-baseline", "base.json")[0] == 0
+    code, out, _ = run({"p.json": ("a",), "q.json": ("a",)}, "--baseline", "base.json", "--format", "json")
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert (code, [p["baseline"]["fixed"] for p in doc["plans"]]) == (0, [[
+        {"check": "ExpectEachNullValue", "address": "Resources(address='aws_s3_bucket.*')", "path": "tags",
+         "element": "aws_s3_bucket.b", "plan": "p.json"}], []])
