@@ -178,6 +178,9 @@ class CheckFailure(FrozenValue):
     #: ``path`` keeps the keys ``shown_path`` hides: never shown; a baseline tells two instances keyed by secrets
     #: apart by it, with a keyed fingerprint (:func:`plancheck._checking.messages.keyed_address`).
     unscrubbed_address: str | None = field(default=None, compare=False, repr=False, kw_only=True)
+    #: A whole-plan check's failure (``ExpectEach*``): the addresses of the objects it fails on, as the document
+    #: spells them (never shown), so that a baseline accepts each one, not the check's every failure to come.
+    elements: tuple[str, ...] = field(default=(), compare=False, repr=False, kw_only=True)
 
     @property
     def trusted(self) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ identity object with Go's rule: exactly the given attributes, each matching its 
 """
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
@@ -492,7 +493,12 @@ def each_outcome(
         groups.append(_group(ordered, total, Verdict.FAIL))
     if unsure and unknown == "fail":
         groups.append(_group(ordered, total, Verdict.UNKNOWN))
-    found = [scrubbed_failure(secrets_of(secrets), check, subject, path, "; ".join(groups))] if groups else []
+    found: list[CheckFailure] = []
+    if groups:
+        # What the failure lists, each by its address: a baseline's entries name them one by one.
+        listed = tuple(i.label for i in ordered if i.verdict is Verdict.FAIL or (unknown == "fail" and i.verdict is Verdict.UNKNOWN))
+        failure = scrubbed_failure(secrets_of(secrets), check, subject, path, "; ".join(groups))
+        found.append(dataclasses.replace(failure, elements=listed))
     warned: list[PlanCheckWarning] = []
     if unsure and unknown == "warn":
         record = scrubbed_failure(secrets_of(secrets), check, subject, path, _group(ordered, total, Verdict.UNKNOWN))

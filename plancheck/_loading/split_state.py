@@ -6,7 +6,10 @@ schema constrains, down to each resource's skeleton: ``address``, ``index``, ``m
 ...), but each resource's ``values``, ``sensitive_values`` and ``identity`` stay unparsed
 text until first read; the marks tree is validated then, against its part of the schema,
 and a problem found then is a :class:`~plancheck.StateFormatError` at that value's JSON
-location. What a split state reads back is exactly what a full parse returns.
+location. What a split state reads back is exactly what a full parse returns, each object listing its keys
+in the same order for a state Terraform or OpenTofu wrote (their structs' order, which the one-scan
+struct's is). A hand-written state that lists a resource's keys in another order reads back equal, its
+keys in Terraform's order: the one-scan struct keeps no order of its own.
 
 Only the fast parser splits a state (the standard library's parser cannot skip a value
 without building it), and only in the ``fast`` validation mode; otherwise the state is
@@ -256,13 +259,15 @@ class _Splitter:
         return view, LazyObject(values), struct
 
     def from_module(self, struct: Any, where: PathKey) -> LazyObject:
+        # In the struct's order, Terraform's (resources, address, child_modules), as the full parse lists what
+        # Terraform wrote: the address first listed every child module's keys in another order than that parse.
         values: dict[str, Any] = {}
         unset = self.msgspec.UNSET
-        if struct.address is not unset:
-            values["address"] = struct.address
         if struct.resources is not unset:
             at = (*where, "resources")
             values["resources"] = [self.from_struct(r, (*at, i)) for i, r in enumerate(struct.resources)]
+        if struct.address is not unset:
+            values["address"] = struct.address
         children = struct.child_modules
         if children is not unset:
             if isinstance(children, self.msgspec.Raw):

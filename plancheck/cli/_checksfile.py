@@ -47,11 +47,12 @@ from .._planchecks import changes, values
 from .._text import closest, exception_message, exception_text
 from ._io import UnreadableInput, read_input
 from ._registry import Kind, Registry, Signature, enum_choices
-from ._waivers import Waived, Waiver, WaiverError, exact_json_int, parse_waivers
+from ._waivers import Waived, Waiver, WaiverError, apply_waivers, exact_json_int, parse_waivers
 
 if TYPE_CHECKING:
     from .._documents.plan import Plan
     from .._planchecks.base import PlanCheck
+    from ..snapshot import FingerprintKey
 
 __all__ = [
     "FAIL_ON",
@@ -883,41 +884,15 @@ def exit_status(results: Sequence[CheckResult], fail_on: str = "error") -> int:
     return verdict(results, fail_on)[0]
 
 
-def apply_waivers(result: CheckResult, on: datetime.date, plan: str | None = None) -> CheckResult:
-    """``result`` with the failures its check's live waivers cover moved to ``waived``, its expired waivers named;
-    ``plan`` is the plan file checked (a waiver naming plans waives in those only).
-
-    A ``fail`` or ``warn`` result whose every failure is waived passes; an ``error`` result is left as
-    it is (a check that could not run has nothing to waive).
-    """
-    waivers = result.spec.waivers
-    if not waivers:
-        return result
-    expired = tuple(w for w in waivers if w.expired(on))
-    live = [w for w in waivers if not w.expired(on)]
-    if result.status not in ("fail", "warn"):
-        return dataclasses.replace(result, expired_waivers=expired)
-    kept: list[CheckFailure] = []
-    waived: list[Waived] = list(result.waived)
-    for failure in result.failures:
-        address = failure.address if failure.address is not None else result.spec.address
-        waiver = next((w for w in live if w.covers(address, plan)), None)
-        if waiver is None:
-            kept.append(failure)
-        else:
-            waived.append(Waived(failure, waiver))
-    return dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
-                               waived=tuple(waived), expired_waivers=expired)
-
-
-def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date | None = None) -> list[CheckResult]:
+def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date | None = None,
+               key: FingerprintKey | None = None) -> list[CheckResult]:
     """Run every check, in order, through the library's one runner (:func:`plancheck._checking.run.run_each`).
 
     A check that raises is an ``error`` result, never a traceback. Its message, as every message of the results,
     is scrubbed of the plan's secrets at each exit the command writes it to (the text report, each document's values,
     the stream): once there, trusting what the run's failures trust, not here as well. A check's warnings are collected (``outcome``), not emitted: the command line prints them.
     A ``warning``-severity check that fails is a ``warn`` result. Each check's waivers then apply as
-    of ``today`` (default: today's UTC date; :func:`apply_waivers`).
+    of ``today`` (default: today's UTC date; :func:`apply_waivers`, with ``key``, ``TFPLANCHECK_SNAPSHOT_KEY``).
     """
     # The runner runs the checks; what a check gave as text (or raised) is labelled with its spec's type,
     # address and path, which only those outcomes ask for.
@@ -928,4 +903,4 @@ def run_checks(specs: Sequence[CheckSpec], plan: Plan, *, today: datetime.date |
     if not any(spec.waivers for spec in specs):
         return results
     on = today if today is not None else datetime.datetime.now(datetime.UTC).date()
-    return [apply_waivers(result, on, plan.source) for result in results]
+    return [apply_waivers(result, on, plan.source, plan.secrets, key) for result in results]

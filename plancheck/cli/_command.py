@@ -405,12 +405,16 @@ def _load_specs(args: argparse.Namespace, max_bytes: int) -> list[Any]:
     return specs
 
 
-def _list_waivers(args: argparse.Namespace, io: Io, on: Any) -> int:
-    """``--list-waivers``: every waiver of the checks files, in file order, with its expiry as of ``on``."""
+def _list_waivers(args: argparse.Namespace, io: Io) -> int:
+    """``--list-waivers``: every waiver of the checks files, in file order, with its expiry as of today (:func:`today`)."""
     from ._checksfile import ChecksFileError
-    from ._waivers import render_waivers, waivers_document
+    from ._waivers import render_waivers, today, waivers_document
 
     json_mode = args.format == "json"
+    try:
+        on = today(io.environ)
+    except ValueError as exc:
+        return io.fail("usage", str(exc), json_mode)
     if not args.checks:
         return io.fail("usage", "--list-waivers needs the checks files: --checks FILE", json_mode)
     try:
@@ -443,13 +447,8 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     def fail(kind: str, message: str) -> int:
         return fail_everywhere(args, io, kind, message)
 
-    try:
-        on = today(io.environ)
-        key = baseline_key(io.environ) if args.baseline is not None or args.write_baseline is not None else None
-    except ValueError as exc:
-        return fail("usage", str(exc))
     if args.list_waivers:
-        return _list_waivers(args, io, on)
+        return _list_waivers(args, io)
     if not plans:
         return fail("usage", "no plan given (a JSON plan, a binary plan file, or - for stdin); see --help")
     if len(plans) > 1 and (twice := named_twice(plans)) is not None:
@@ -467,13 +466,20 @@ def _run_checks(args: argparse.Namespace, io: Io) -> int:
     if not specs:
         return fail("checks", f"{', '.join(args.checks)}: the checks file has no checks")
     try:
+        on = today(io.environ)
+        # A baseline entry and a waiver name an instance keyed by a secret by its fingerprint under the key.
+        keyed = args.baseline is not None or args.write_baseline is not None or any(spec.waivers for spec in specs)
+        key = baseline_key(io.environ) if keyed else None
+    except ValueError as exc:
+        return fail("usage", str(exc))
+    try:
         # A bad baseline is told before the plan is read (which may run terraform).
         baseline = read_baseline(args.baseline, max_bytes) if args.baseline is not None else None
         if len(plans) > 1:
             return report(args, io, check_many(plans, args, io, specs, baseline, on, max_bytes, key))
         plan = read_plan(plans[0], terraform=args.terraform, stdin=io.stdin, environ=io.environ, max_bytes=max_bytes,
                          allow_errored=args.allow_errored, chdir=args.chdir)
-        results = run_checks(specs, plan, today=on)
+        results = run_checks(specs, plan, today=on, key=key)
         fixed: list[BaselineEntry] = []
         file = None
         if baseline is not None or args.write_baseline is not None:  # judged by the baseline read, or written

@@ -961,6 +961,8 @@ class Job(FrozenValue):
     parts: tuple[tuple[Any, ...], ...] = ()
     #: ``--fail-on``: what a rendered plan's exit status counts.
     fail_on: str = "error"
+    #: ``TFPLANCHECK_SNAPSHOT_KEY``, by which a waiver names an instance keyed by a secret (None: not set).
+    key: Any = None
 
 
 @frozen

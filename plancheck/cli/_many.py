@@ -59,7 +59,7 @@ def check_plan(name: str) -> Outcome | PlanParts | PlanFailed:
         try:
             plan = read_plan(name, terraform=job.terraform, stdin=job.stdin, environ=job.environ,
                              max_bytes=job.max_bytes, allow_errored=job.allow_errored, chdir=job.chdir)
-            results = run_checks(job.specs, plan, today=job.today)
+            results = run_checks(job.specs, plan, today=job.today, key=job.key)
             crossing = crossing_secrets(plan.secrets, job.checks)
             if job.parts:
                 # No baseline: each plan is judged alone, so its part of every format is already what it will be.
@@ -117,7 +117,7 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
     colour = use_colour(io.stdout, io.environ, args.color) and args.format == "text"
     parts = part_keys(args, colour) if alone else ()
     _JOB[:] = [Job(tuple(specs), args.terraform, io.environ, max_bytes, args.allow_errored, args.chdir, on, io.stdin,
-                   checks_text(specs), parts, args.fail_on)]
+                   checks_text(specs), parts, args.fail_on, key)]
     try:
         outcomes = run_in_workers(check_plan, plans, args.jobs or worker_count())
     finally:

@@ -233,7 +233,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
     from ._report_formats import results_document
     from ._runs import PlanRun
     from ._text_report import render_text
-    from ._waivers import today
+    from ._waivers import baseline_key, today
 
     json_mode = args.format == "json"
     # The values of the module's sensitive variables, scrubbed from everything printed (Terraform's own errors too).
@@ -260,6 +260,8 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         specs = [spec for name in args.checks for spec in load_checks_file(name, registry)]
         try:
             on = today(io.environ)  # the day the checks files' waivers are judged on
+            # The key a waiver names an instance keyed by a secret by (its fingerprint), as tfplancheck PLAN's.
+            key = baseline_key(io.environ) if any(spec.waivers for spec in specs) else None
         except ValueError as exc:
             raise _Failed("usage", str(exc)) from None
         if args.checks and not specs:
@@ -313,7 +315,7 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         doc = list_document(plan)
         io.out(io.rendered(doc) if json_mode else shown.scrub(render_list(doc)))
         return 0
-    results = run_checks(specs, plan, today=on)
+    results = run_checks(specs, plan, today=on, key=key)
     status = exit_status(results)
     if status != 2:
         status = max(snapshot_status, status)

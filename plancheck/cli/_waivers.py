@@ -9,7 +9,7 @@ the waiver waives; from the day after, the waiver is *expired*: it waives nothin
 says so. "Today" is the UTC date, or ``TFPLANCHECK_TODAY`` (``YYYY-MM-DD``) when set: a fixed date for
 tests and for re-running an old pipeline as it ran.
 
-The runner applies them (:func:`plancheck.cli._checksfile.apply_waivers`). Baselines, the other way to
+The runner applies them (:func:`apply_waivers`). Baselines, the other way to
 accept failures, are here too (the second half): a file of failures accepted all at once.
 """
 
@@ -54,10 +54,12 @@ __all__ = [
     "Waiver",
     "WaiverError",
     "apply_baseline",
+    "apply_waivers",
     "baseline_document",
     "baseline_key",
     "exact_json_int",
     "expired_note",
+    "failure_identities",
     "failure_identity",
     "fixed_note",
     "judge_by_baseline",
@@ -70,6 +72,7 @@ __all__ = [
     "today",
     "waivers_document",
     "write_baseline",
+    "waiver_for",
     "write_entries",
 ]
 
@@ -78,6 +81,9 @@ TODAY_ENV: Final = "TFPLANCHECK_TODAY"
 _WAIVER_KEYS: Final = ("address", "reason", "until", "plan")
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 _EXAMPLE: Final = '[{ address = "aws_s3_bucket.legacy*", reason = "...", until = 2027-01-31 }]'
+#: How a secret instance key begins as shown, and as a keyed fingerprint (:func:`failure_identity`) spells it.
+SENSITIVE_KEY: Final = "(sensitive"
+_FINGERPRINTED: Final = re.compile(r"\(sensitive #[0-9a-f]{12}\)")
 
 
 class WaiverError(ValueError):
@@ -112,10 +118,17 @@ class Waiver(FrozenValue):
     #: normalised: :func:`plan_key`); None: every plan checked, as the checks are.
     plan: str | None = None
     plan_glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
+    #: For an address that names an instance by its secret key, ``(sensitive)`` or its keyed fingerprint
+    #: ``(sensitive #0123456789ab)``: the glob with each fingerprint read as ``(sensitive)``, the instances it may
+    #: be written for (:func:`waiver_for`); None for every other address.
+    secret_glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.glob is None:
             object.__setattr__(self, "glob", address_pattern(self.address, "address", "waive"))
+        if self.secret_glob is None and SENSITIVE_KEY in self.address:
+            shown = _FINGERPRINTED.sub(SENSITIVE_KEY + ")", self.address)
+            object.__setattr__(self, "secret_glob", address_pattern(shown, "address", "waive"))
         if self.plan is not None and self.plan_glob is None:
             if not self.plan.strip():
                 raise ArgumentError("expected a glob of plan files such as \"envs/legacy/*\", found an empty string")
@@ -131,9 +144,20 @@ class Waiver(FrozenValue):
         (True, True, False)
         """
         assert self.glob is not None
-        if self.plan_glob is not None and (plan is None or not self.plan_glob.matches(plan_key(plan))):
-            return False
-        return self.glob.matches(address or "")
+        return self.waives_in(plan) and self.glob.matches(address or "")
+
+    def waives_in(self, plan: str | None) -> bool:
+        """Whether this waiver waives in plan file ``plan`` (a waiver naming plans: in those only)."""
+        return self.plan_glob is None or (plan is not None and self.plan_glob.matches(plan_key(plan)))
+
+    @property
+    def keyed(self) -> bool:
+        """Whether the address names an instance by its keyed fingerprint (``TFPLANCHECK_SNAPSHOT_KEY``'s).
+
+        >>> Waiver('a.k["(sensitive #0123456789ab)"]', "why", None, "w").keyed, Waiver('a.k["(sensitive)"]', "why", None, "w").keyed
+        (True, False)
+        """
+        return _FINGERPRINTED.search(self.address) is not None
 
     def expired(self, on: datetime.date) -> bool:
         """Whether the waiver no longer waives on the day ``on`` (``until`` is its last day)."""
@@ -299,6 +323,87 @@ class _Result(Protocol):
 _R = TypeVar("_R", bound=_Result)
 
 
+def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secrets: Secrets = NO_SECRETS,
+                  key: FingerprintKey | None = None) -> _R:
+    """``result`` with the failures its check's live waivers cover moved to ``waived``, its expired waivers named;
+    ``plan`` is the plan file checked (a waiver naming plans waives in those only), ``secrets`` its secrets and
+    ``key`` ``TFPLANCHECK_SNAPSHOT_KEY``, by which a waiver names an instance keyed by a secret (:func:`waiver_for`).
+
+    A ``fail`` or ``warn`` result whose every failure is waived passes; an ``error`` result is left as
+    it is (a check that could not run has nothing to waive). The checks-file runner applies them
+    (:func:`plancheck.cli._checksfile.run_checks`).
+    """
+    waivers = result.spec.waivers
+    if not waivers:
+        return result
+    expired = tuple(w for w in waivers if w.expired(on))
+    live = [w for w in waivers if not w.expired(on)]
+    if result.status not in ("fail", "warn"):
+        return dataclasses.replace(result, expired_waivers=expired)
+    kept: list[CheckFailure] = []
+    waived: list[Waived] = list(result.waived)
+    for failure in result.failures:
+        address = failure.address if failure.address is not None else result.spec.address
+        waiver, why = waiver_for(live, failure, address, plan, secrets, key)
+        if waiver is None:
+            kept.append(failure if why is None else dataclasses.replace(failure, message=f"{failure.message} ({why})"))
+        else:
+            waived.append(Waived(failure, waiver))
+    return dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
+                               waived=tuple(waived), expired_waivers=expired)
+
+
+def waiver_for(waivers: Iterable[Waiver], failure: CheckFailure, address: str | None, plan: str | None,
+               secrets: Secrets, key: FingerprintKey | None = None) -> tuple[Waiver | None, str | None]:
+    """The first of ``waivers`` that covers ``failure`` at ``address`` in plan file ``plan``; with none, why a waiver
+    written for it waives it not (None when none was).
+
+    An instance keyed by a secret is shown ``(sensitive)``, as is every other such instance: a waiver naming it so
+    would waive them all (a new secret, a swapped one). It names one instance as a baseline does, by its keyed
+    fingerprint under ``key`` (``TFPLANCHECK_SNAPSHOT_KEY``), or every instance by a glob (``aws_s3_bucket.k[*]``).
+
+    >>> from plancheck import Secrets
+    >>> shown = Waiver('a.k["(sensitive)"]', "why", None, "c.toml:1 check[0].waive[0]")
+    >>> failure = CheckFailure("X", 'a.k["(sensitive)"]', None, "no", unscrubbed_address='a.k["pw-1"]')
+    >>> waiver_for([shown], failure, failure.address, None, Secrets(["pw-1"]))[1]
+    'no waiver waives it: c.toml:1 check[0].waive[0] (a.k["(sensitive)"]) names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or more) tells apart from other instances; set it, and name the instance as this note then does'
+    """
+    hidden = failure.unscrubbed_address
+    if hidden is None:
+        return next((w for w in waivers if w.covers(address, plan)), None), None
+    keyed = _fingerprinted(hidden, secrets, key) if key is not None else None
+    for waiver in waivers:
+        if waiver.secret_glob is None:
+            if waiver.covers(address, plan):  # a glob of every instance: it covers this one as any other
+                return waiver, None
+        elif keyed is not None and waiver.covers(keyed, plan):
+            return waiver, None
+    written = next((w for w in waivers if w.secret_glob is not None and w.waives_in(plan)
+                    and w.secret_glob.matches(address or "")), None)
+    if written is None or (keyed is not None and written.keyed):  # none, or one of another instance
+        return None, None
+    if keyed is None:
+        return None, f"no waiver waives it: {written.origin} ({written.address}) {UNKEYED_WAIVER}"
+    return None, (f"no waiver waives it: {written.origin} ({written.address}) names its secret instance key "
+                  f"(sensitive), as every instance keyed by a secret is shown; name this one {keyed}")
+
+
+#: Why a waiver naming an instance by its secret key waives nothing without a key to tell instances apart.
+UNKEYED_WAIVER: Final = ("names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of "
+                         "16 bytes or more) tells apart from other instances; set it, and name the instance as this "
+                         "note then does")
+
+
+def _fingerprinted(address: str, secrets: Secrets, key: FingerprintKey) -> str:
+    """``address`` with each instance key that hides a secret as its fingerprint under ``key``: how a baseline entry
+    and a waiver name it (:func:`plancheck._checking.messages.keyed_address`)."""
+    # Two instances keyed by secrets were one entry, (sensitive): a baseline accepting one accepted the other.
+    # An HMAC under the CI's key tells them apart and, without that key, says nothing of the secret (a plain
+    # hash of a short one is reversed by trying every candidate).
+    return keyed_address(address, secrets, secrets.scrub,
+                         lambda where, text: key.fingerprint(_KEY_PLACE + where, text, None))
+
+
 def expired_note(check: str, waiver: Waiver) -> str:
     """What every output notes of an expired waiver of a ``check``-type check (which then waives nothing).
 
@@ -359,11 +464,13 @@ def render_waivers(doc: Mapping[str, Any]) -> str:
 # its entries that no longer fail (``fixed``), so the file can shrink. The identity leaves out where the
 # check stands in the checks file and its severity, so reordering, splitting or re-grading checks keeps
 # the baseline valid; two checks of one type on one address and path share their entries. A whole-plan
-# check (``ExpectEach*``) fails once, naming its selector: its identity is the selector's text and path,
-# so a baseline accepts that check's failure whichever resources fail it.
+# check (``ExpectEach*``) fails once, naming its selector and listing the objects that fail it: it has an
+# identity for each (the selector's text, the path and the object's ``element``), so that one more object
+# failing is new. An entry of such a check without ``element`` (an older tfplancheck's, which accepted
+# whichever objects failed it) accepts nothing: the failure says so (:data:`WHOLE_NOTE`).
 #
-# The file is JSON: ``{"tfplancheck_baseline": 1, "failures": [{"check", "address", "path"}, ...]}``,
-# sorted, each identity once, so that it diffs well in review.
+# The file is JSON: ``{"tfplancheck_baseline": 1, "failures": [{"check", "address", "path"}, ...]}``
+# (``element`` and ``plan`` when there are), sorted, each identity once, so that it diffs well in review.
 
 
 #: The version of the baseline file's format; a file of another version is refused.
@@ -377,6 +484,10 @@ _KEY_PLACE: Final = "baseline instance key\x00"
 UNKEYED_NOTE: Final = ("no baseline accepts it: its address hides a secret instance key, which only "
                        "TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or more) tells apart from other instances; "
                        "set it and write the baseline again")
+#: Why a whole-plan check's failure is not accepted by the baseline's entry of the check as a whole (an older
+#: tfplancheck's, which accepted whichever objects failed it).
+WHOLE_NOTE: Final = ("no baseline accepts it: the baseline's entry names this check's failure without the objects that "
+                     "fail it, as an older tfplancheck wrote it; write the baseline again to accept each by its address")
 
 
 class BaselineError(ValueError):
@@ -407,10 +518,12 @@ class BaselineEntry(FrozenValue):
     #: The plan file whose failure it is, in a baseline of a run of many plans (``tfplancheck A B ...``); None in
     #: a run of one plan, whose baseline holds entries of that plan alone (and still fits when the file is renamed).
     plan: str | None = None
+    #: A whole-plan check's failure (``ExpectEach*``): the address of the one object of it this entry accepts.
+    element: str | None = None
 
-    def key(self) -> tuple[str, str, str, str]:
+    def key(self) -> tuple[str, str, str, str, str]:
         """The sort key: None sorts first; a baseline of many plans is grouped by plan."""
-        return (self.plan or "", self.check, self.address or "", self.path or "")
+        return (self.plan or "", self.check, self.address or "", self.path or "", self.element or "")
 
     def of_plan(self, plan: str | None) -> BaselineEntry:
         """This identity, of ``plan`` (None: of whichever plan it is matched in).
@@ -422,11 +535,12 @@ class BaselineEntry(FrozenValue):
 
     def describe(self) -> str:
         """The entry as a report line names it."""
-        return ": ".join(p for p in (self.check, self.address, self.path) if p)
+        return ": ".join(p for p in (self.check, self.address, self.path, self.element) if p)
 
     def as_json(self) -> dict[str, Any]:
         """The entry as the baseline file holds it (``plan`` only in a baseline of many plans)."""
         return {"check": self.check, "address": self.address, "path": self.path,
+                **({"element": self.element} if self.element is not None else {}),
                 **({"plan": self.plan} if self.plan is not None else {})}
 
 
@@ -451,7 +565,9 @@ class Baseline(FrozenValue):
         ['a.b']
         """
         key = plan_key(name)
-        return Baseline(self.file, frozenset(e.of_plan(None) for e in self.entries if e.plan in (None, key)))
+        # An entry of no plan is taken as it is: a whole-plan check's baseline holds one entry for each object.
+        return Baseline(self.file, frozenset(e if e.plan is None else e.of_plan(None) for e in self.entries
+                                             if e.plan in (None, key)))
 
 
 def plan_key(name: str) -> str:
@@ -477,13 +593,35 @@ def failure_identity(result: _Result, failure: CheckFailure, secrets: Secrets,
     if address is None or key is None:
         shown = shown_address(address, secrets) if address is not None else None
     else:
-        # Two instances keyed by secrets were one entry, (sensitive): a baseline accepting one accepted the other.
-        # An HMAC under the CI's key tells them apart and, without that key, says nothing of the secret (a plain
-        # hash of a short one is reversed by trying every candidate).
-        shown = keyed_address(address, secrets, secrets.scrub,
-                              lambda where, text: key.fingerprint(_KEY_PLACE + where, text, None))
+        shown = _fingerprinted(address, secrets, key)
     return BaselineEntry(result.spec.type, secrets.scrub(shown) if shown is not None else None,
                          secrets.scrub(path) if path is not None else None)
+
+
+def failure_identities(result: _Result, failure: CheckFailure, secrets: Secrets,
+                       key: FingerprintKey | None = None) -> tuple[list[BaselineEntry], bool]:
+    """The baseline entries of ``failure`` of ``result`` (:func:`failure_identity`; a whole-plan check's, one for each
+    object it fails on, by its address, as the failure's address is), and whether an address hides a secret instance key.
+
+    >>> from plancheck.cli._checksfile import CheckResult, CheckSpec
+    >>> failure = CheckFailure("ExpectEachNullValue", "a.*", None, "2 of 2 failed", elements=("a.x", "a.y"))
+    >>> result = CheckResult(CheckSpec("ExpectEachNullValue", None, "c.toml check[0]"), "fail", (failure,))
+    >>> [e.describe() for e in failure_identities(result, failure, NO_SECRETS)[0]]
+    ['ExpectEachNullValue: a.*: a.x', 'ExpectEachNullValue: a.*: a.y']
+    """
+    whole = failure_identity(result, failure, secrets, key)
+    hidden = failure.unscrubbed_address is not None
+    if not failure.elements:
+        return [whole], hidden
+    entries = []
+    for element in failure.elements:
+        shown = shown_address(element, secrets)
+        if shown != element:
+            hidden = True
+            if key is not None:
+                shown = _fingerprinted(element, secrets, key)
+        entries.append(BaselineEntry(whole.check, whole.address, whole.path, element=secrets.scrub(shown)))
+    return entries, hidden
 
 
 def apply_baseline(
@@ -505,17 +643,23 @@ def apply_baseline(
         kept: list[CheckFailure] = []
         known: list[CheckFailure] = []
         for failure in result.failures:
-            entry = failure_identity(result, failure, secrets, key)
-            if key is None and failure.unscrubbed_address is not None:
+            entries, hidden = failure_identities(result, failure, secrets, key)
+            # Its entries, and a whole-plan check's entry of old (no element), are still failing: none is fixed.
+            whole = dataclasses.replace(entries[0], element=None)
+            matched.update((*entries, whole))
+            if key is None and hidden:
                 # Without the key every instance keyed by a secret is one entry, (sensitive): matching it would let
-                # a baseline that accepted one instance accept any other (a new secret, a swapped one). It fails
-                # closed; its entry, still failing, is not fixed.
-                matched.add(entry)
+                # a baseline that accepted one instance accept any other (a new secret, a swapped one). It fails closed.
                 kept.append(dataclasses.replace(failure, message=f"{failure.message} ({UNKEYED_NOTE})"))
                 continue
-            if entry in baseline.entries or entry in shared:
-                matched.add(entry)
+            new = [e for e in entries if e not in baseline.entries and e not in shared]
+            if not new:
                 known.append(failure)
+            elif failure.elements and (whole in baseline.entries or whole in shared):
+                kept.append(dataclasses.replace(failure, message=f"{failure.message} ({WHOLE_NOTE})"))
+            elif len(new) < len(entries):
+                shown = ", ".join(e.element or "" for e in new)
+                kept.append(dataclasses.replace(failure, message=f"{failure.message} (new since the baseline: {shown})"))
             else:
                 kept.append(failure)
         out.append(dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
@@ -523,13 +667,14 @@ def apply_baseline(
     # Entries whose failure was waived are not fixed: their failure is still there.
     for result in out:
         for waived in result.waived:
-            matched.add(failure_identity(result, waived.failure, secrets, key))
+            entries, _ = failure_identities(result, waived.failure, secrets, key)
+            matched.update((*entries, dataclasses.replace(entries[0], element=None)))
     fixed = sorted(baseline.entries - matched, key=BaselineEntry.key)
     return out, fixed, matched
 
 
 def _entries(results: Iterable[_Result], secrets: Secrets, key: FingerprintKey | None = None) -> list[BaselineEntry]:
-    entries = {failure_identity(r, f, secrets, key) for r in results for f in (*r.failures, *r.known)}
+    entries = {e for r in results for f in (*r.failures, *r.known) for e in failure_identities(r, f, secrets, key)[0]}
     return sorted(entries, key=BaselineEntry.key)
 
 
@@ -579,7 +724,7 @@ def read_baseline(file: str, max_bytes: int | None = None) -> Baseline:
 
 #: What an entry's key that is empty should hold.
 _EMPTY_HINTS: Final = {"check": "the check's type", "address": "null for a failure of no address",
-                       "plan": "the plan file the failure is of"}
+                       "plan": "the plan file the failure is of", "element": "the address of the object that fails"}
 
 
 def parse_baseline(text: str, file: str) -> Baseline:
@@ -620,19 +765,22 @@ def parse_baseline(text: str, file: str) -> Baseline:
         raise BaselineError(file, f"failures: expected a list, found {describe_json_type(failures)}")
     entries = set()
     for i, item in enumerate(failures):
-        if not isinstance(item, dict) or set(item) - {"plan"} != {"check", "address", "path"}:
+        if not isinstance(item, dict) or set(item) - {"plan", "element"} != {"check", "address", "path"}:
             raise BaselineError(file, f'failures[{i}]: expected a table of "check", "address" and "path" '
-                                '(and "plan", in a baseline of many plans)')
+                                '(and "plan", in a baseline of many plans; "element", of a whole-plan check)')
         if not isinstance(item["check"], str) or not all(isinstance(item[k], (str, type(None))) for k in ("address", "path")):
             raise BaselineError(file, f"failures[{i}]: check is a string; address and path are strings or null")
         if not isinstance(item.get("plan", ""), str):
             raise BaselineError(file, f"failures[{i}]: plan is a string: the plan file the failure is of")
-        # No failure has an empty check type, address or plan file (a checks file refuses an empty address); an
-        # empty path is the root's, which a check of a whole value has.
-        empty = next((key for key in ("check", "address", "plan") if item.get(key) == ""), None)
+        if not isinstance(item.get("element", ""), str):
+            raise BaselineError(file, f"failures[{i}]: element is a string: the address of the object that fails")
+        # No failure has an empty check type, address, plan file or object (a checks file refuses an empty address);
+        # an empty path is the root's, which a check of a whole value has.
+        empty = next((key for key in ("check", "address", "plan", "element") if item.get(key) == ""), None)
         if empty is not None:
             raise BaselineError(file, f"failures[{i}]: {empty} is empty (" + _EMPTY_HINTS[empty] + ")")
-        entries.add(BaselineEntry(item["check"], item["address"], item["path"], plan=item.get("plan")))
+        entries.add(BaselineEntry(item["check"], item["address"], item["path"], plan=item.get("plan"),
+                                  element=item.get("element")))
     return Baseline(file, frozenset(entries))
 
 

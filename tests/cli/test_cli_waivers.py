@@ -471,10 +471,20 @@ BAD_BASELINES = [
                  id="entry-address-empty"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": null, "plan": ""}]}',
                  "base.json: failures[0]: plan is empty (the plan file the failure is of)\n", id="entry-plan-empty"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.*", "path": null, "element": ""}]}',
+                 "base.json: failures[0]: element is empty (the address of the object that fails)\n",
+                 id="entry-element-empty"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.*", "path": null, "element": 1}]}',
+                 "base.json: failures[0]: element is a string: the address of the object that fails\n",
+                 id="entry-element-not-a-string"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": {}}', "base.json: failures: expected a list, found an object",
                  id="failures-not-a-list"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X"}]}', 'base.json: failures[0]: expected a table '
-                 'of "check", "address" and "path"', id="entry-missing-keys"),
+                 'of "check", "address" and "path" (and "plan", in a baseline of many plans; "element", of a whole-plan '
+                 'check)\n', id="entry-missing-keys"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": null, "path": null, "elements": []}]}',
+                 'base.json: failures[0]: expected a table of "check", "address" and "path" (and "plan", in a baseline '
+                 'of many plans; "element", of a whole-plan check)\n', id="entry-unknown-key"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": 1, "address": null, "path": null}]}',
                  "base.json: failures[0]: check is a string; address and path are strings or null", id="entry-bad-type"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [], "extra": 1}', "base.json: unknown key 'extra' (a baseline "
@@ -508,6 +518,8 @@ def test_a_bad_baseline_is_an_exit_2_error(tmp_path: Path, text: str | None, mes
         # What the writer writes for a check of a whole value (ExpectKnownValue at path ""): read back as written.
         pytest.param({"check": "X", "address": "a.b", "path": ""}, BaselineEntry("X", "a.b", ""), id="root-path"),
         pytest.param({"check": "X", "address": None, "path": None}, BaselineEntry("X", None, None), id="no-address"),
+        pytest.param({"check": "X", "address": "a.*", "path": "tags", "element": "a.b", "plan": "p.json"},
+                     BaselineEntry("X", "a.*", "tags", plan="p.json", element="a.b"), id="an-object-of-a-whole-plan-check"),
     ],
 )
 def test_a_baseline_entry_the_writer_writes_is_read(entry: dict[str, Any], read: BaselineEntry) -> None:
@@ -720,3 +732,238 @@ def test_a_baseline_of_many_plans_fingerprints_each_plans_secret_instances(tmp_p
     plans["a.json"] = (KEY_ONE, KEY_TWO)
     code, out = run("--baseline", "base.json")
     assert (code, out.splitlines()[-1]) == (1, "2 plans: 1 passed, 1 failed")
+
+
+# -- waivers of instances keyed by secrets: the baselines' fingerprint, or nothing -------------------------
+
+#: The fingerprints of aws_s3_bucket.k[KEY_ONE] and [KEY_TWO] under FINGERPRINT_KEY: what a baseline written with the
+#: key holds, and what a waiver names one instance by.
+ONE_KEYED, TWO_KEYED = 'aws_s3_bucket.k["(sensitive #71cd0be9ab49)"]', 'aws_s3_bucket.k["(sensitive #22e13bfbcd00)"]'
+SHOWN_KEYED = 'aws_s3_bucket.k["(sensitive)"]'
+_DESTROYED = "expected no destroy, but it is destroyed: action(s) [delete]"
+_NO_KEY_NOTE = ("names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or "
+                "more) tells apart from other instances; set it, and name the instance as this note then does)")
+
+
+def _waived_run(tmp_path: Path, keys: tuple[str, ...], address: str, key: str | None, *argv: str) -> clirun.Ran:
+    (tmp_path / "plan.json").write_text(json.dumps(_keyed_plan(*keys)), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS, f"[{{ address = '{address}', reason = \"legacy\" }}]"),
+                                          "utf-8")
+    environ = {**clirun.HERMETIC, **({"TFPLANCHECK_SNAPSHOT_KEY": key} if key is not None else {})}
+    never = (KEY_ONE, KEY_TWO, FINGERPRINT_KEY, *_hashes(KEY_ONE), *_hashes(KEY_TWO))
+    return clirun.cli("plan.json", "-c", "checks.toml", *argv, environ=environ, never=never)
+
+
+def _shown_note(name: str) -> str:
+    return (f"{_DESTROYED} (no waiver waives it: checks.toml:1 check[0].waive[0] ({SHOWN_KEYED}) names its secret "
+            f"instance key (sensitive), as every instance keyed by a secret is shown; name this one {name})")
+
+
+# (instances failing, the waiver's address, the fingerprint key) -> exit status, each failure's message, the number
+# waived. Each failure is at aws_s3_bucket.k["(sensitive)"], as every output shows it.
+KEYED_WAIVER_TABLE = [
+    # Shown (sensitive), the address is every secret instance's: a new secret, a swapped one. It waives none.
+    pytest.param((KEY_ONE,), SHOWN_KEYED, None, 1,
+                 [f"{_DESTROYED} (no waiver waives it: checks.toml:1 check[0].waive[0] ({SHOWN_KEYED}) {_NO_KEY_NOTE}"], 0,
+                 id="shown-form-without-a-key-waives-nothing"),
+    pytest.param((KEY_ONE,), SHOWN_KEYED, FINGERPRINT_KEY, 1, [_shown_note(ONE_KEYED)], 0,
+                 id="shown-form-with-a-key-names-the-fingerprint-to-write"),
+    pytest.param((KEY_ONE, KEY_TWO), SHOWN_KEYED, FINGERPRINT_KEY, 1, [_shown_note(ONE_KEYED), _shown_note(TWO_KEYED)], 0,
+                 id="shown-form-with-a-key-names-each-instance-its-own"),
+    pytest.param((KEY_ONE,), ONE_KEYED, FINGERPRINT_KEY, 0, [], 1, id="fingerprint-waives-its-instance"),
+    pytest.param((KEY_ONE, KEY_TWO), ONE_KEYED, FINGERPRINT_KEY, 1, [_DESTROYED], 1, id="fingerprint-waives-no-other"),
+    pytest.param((KEY_TWO,), ONE_KEYED, FINGERPRINT_KEY, 1, [_DESTROYED], 0, id="fingerprint-of-a-swapped-secret"),
+    pytest.param((KEY_ONE,), ONE_KEYED, None, 1,
+                 [f"{_DESTROYED} (no waiver waives it: checks.toml:1 check[0].waive[0] ({ONE_KEYED}) {_NO_KEY_NOTE}"], 0,
+                 id="fingerprint-without-the-key-waives-nothing"),
+    pytest.param((KEY_ONE,), ONE_KEYED, "another-ci-secret-0123", 1, [_DESTROYED], 0, id="fingerprint-under-another-key"),
+    # A glob of every instance says what it covers: it waives them all, with or without the key.
+    pytest.param((KEY_ONE, KEY_TWO), "aws_s3_bucket.k[*]", None, 0, [], 2, id="glob-of-every-instance-without-a-key"),
+    pytest.param((KEY_ONE, KEY_TWO), "aws_s3_bucket.k[*]", FINGERPRINT_KEY, 0, [], 2,
+                 id="glob-of-every-instance-with-a-key"),
+]
+
+
+@pytest.mark.parametrize(("keys", "address", "key", "code", "messages", "waived"), KEYED_WAIVER_TABLE)
+def test_a_waiver_names_an_instance_keyed_by_a_secret_by_its_fingerprint(
+    tmp_path: Path, keys: tuple[str, ...], address: str, key: str | None, code: int, messages: list[str], waived: int,
+) -> None:
+    got, out, err = _waived_run(tmp_path, keys, address, key, "--format", "json")
+    (result,) = json.loads(out)["results"]
+    assert (got, err, [f["message"] for f in result["failures"]], len(result["waived"])) == (code, "", messages, waived)
+    assert {f["address"] for f in (*result["failures"], *(w for w in result["waived"]))} <= {SHOWN_KEYED}
+
+
+def test_a_refused_waiver_is_said_on_the_failure_line(tmp_path: Path) -> None:
+    code, out, _ = _waived_run(tmp_path, (KEY_ONE,), SHOWN_KEYED, FINGERPRINT_KEY)
+    assert (code, out.splitlines()) == (1, [f"FAIL  ExpectNoDestroys: {SHOWN_KEYED}: {_shown_note(ONE_KEYED)}",
+                                            "1 check in plan.json: 0 passed, 1 failed"])
+
+
+def test_a_waiver_and_a_baseline_name_an_instance_by_the_same_fingerprint(tmp_path: Path) -> None:
+    """What a baseline written with the key holds is the address a waiver names the instance by (one mechanism)."""
+    assert _keyed_run(tmp_path, (KEY_ONE, KEY_TWO), FINGERPRINT_KEY, "--write-baseline", "base.json")[0] == 0
+    written = [e["address"] for e in json.loads((tmp_path / "base.json").read_text("utf-8"))["failures"]]
+    assert sorted(written) == sorted([ONE_KEYED, TWO_KEYED])
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "sarif", "github", "markdown"])
+@pytest.mark.parametrize(("address", "key"), [
+    pytest.param(SHOWN_KEYED, None, id="refused-without-a-key"),
+    pytest.param(SHOWN_KEYED, FINGERPRINT_KEY, id="refused-with-a-key"),
+    pytest.param(ONE_KEYED, FINGERPRINT_KEY, id="waived-by-fingerprint"),
+])
+def test_no_secret_nor_the_key_reaches_any_format_of_a_keyed_waiver(
+    tmp_path: Path, fmt: str, address: str, key: str | None,
+) -> None:
+    # _waived_run's clirun.cli finds neither secret, the fingerprint key, nor a plain hash of a secret in the output.
+    code, out, _ = _waived_run(tmp_path, (KEY_ONE, KEY_TWO), address, key, "--format", fmt,
+                               "--write-baseline", "base.json")
+    # A baseline written by the run accepts what the waivers did not, with the key; without it, it fails closed too.
+    assert code == (0 if key is not None else 1)
+    assert "(sensitive" in out, out
+    assert ("no waiver waives it" in out) is (address == SHOWN_KEYED), out
+    text = (tmp_path / "base.json").read_text("utf-8")
+    assert [s for s in (KEY_ONE, KEY_TWO, FINGERPRINT_KEY, *_hashes(KEY_ONE), *_hashes(KEY_TWO)) if s in text] == []
+
+
+def test_a_short_fingerprint_key_with_waivers_is_a_usage_error(tmp_path: Path) -> None:
+    code, _, err = _waived_run(tmp_path, (KEY_ONE,), ONE_KEYED, "short")
+    assert (code, err) == (2, "tfplancheck: error: plancheck.snapshot: a fingerprint key ($TFPLANCHECK_SNAPSHOT_KEY) "
+                              "must be at least 16 bytes long, got 5 (use a random CI secret)\n")
+
+
+# -- a whole-plan check's failure: one entry for each object it fails on -----------------------------------
+
+EACH_NULL = 'type = "ExpectEachNullValue"\nselector = "aws_s3_bucket.*"\npath = "tags"\n'
+_EACH = "ExpectEachNullValue: Resources(address='aws_s3_bucket.*'): tags"
+#: The bucket names a plan creates with tags; a secret one is keyed by KEY_ONE or KEY_TWO (aws_s3_bucket.k[...]).
+_TAGGED = {"a": "aws_s3_bucket.a", "b": "aws_s3_bucket.b", "one": f'aws_s3_bucket.k["{KEY_ONE}"]',
+           "two": f'aws_s3_bucket.k["{KEY_TWO}"]'}
+
+
+def _each_run(tmp_path: Path, tagged: tuple[str, ...], key: str | None, *argv: str) -> clirun.Ran:
+    plan = {**_keyed_plan(), "resource_changes": [change(_TAGGED[t], ["create"], {"tags": {"team": "x"}}) for t in tagged]}
+    (tmp_path / "plan.json").write_text(json.dumps(plan), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(EACH_NULL), "utf-8")
+    environ = {**clirun.HERMETIC, **({"TFPLANCHECK_SNAPSHOT_KEY": key} if key is not None else {})}
+    never = (KEY_ONE, KEY_TWO, FINGERPRINT_KEY, *_hashes(KEY_ONE), *_hashes(KEY_TWO))
+    return clirun.cli("plan.json", "-c", "checks.toml", *argv, environ=environ, never=never)
+
+
+def _failed(*names: str) -> str:
+    listed = "; ".join(f'{name}: it is known: {{"team": "x"}}' for name in names)
+    return f"FAIL  {_EACH}: {len(names)} of {len(names)} failed: {listed}"
+
+
+_SHOWN_ONE = 'aws_s3_bucket.k["(sensitive)"]'
+# (objects failing when the baseline is written, objects failing now, the key) -> exit status, FAIL and NOTE lines.
+EACH_BASELINE_TABLE = [
+    pytest.param(("a",), ("a",), None, 0, [], id="the-same-object-is-known"),
+    pytest.param(("a",), ("a", "b"), None, 1,
+                 [f"{_failed('aws_s3_bucket.a', 'aws_s3_bucket.b')} (new since the baseline: aws_s3_bucket.b)"],
+                 id="a-new-object-of-the-selector-is-new"),
+    pytest.param(("a",), ("b",), None, 1,
+                 [_failed("aws_s3_bucket.b"), f"NOTE  baseline entry no longer fails (remove it from base.json): {_EACH}: "
+                  "aws_s3_bucket.a"], id="another-object-is-new-and-the-old-entry-fixed"),
+    pytest.param(("a", "b"), ("a",), None, 0,
+                 [f"NOTE  baseline entry no longer fails (remove it from base.json): {_EACH}: aws_s3_bucket.b"],
+                 id="an-object-that-passes-now-is-fixed"),
+    pytest.param(("one",), ("one",), FINGERPRINT_KEY, 0, [], id="a-secret-instance-is-known-by-its-fingerprint"),
+    pytest.param(("one",), ("one", "two"), FINGERPRINT_KEY, 1,
+                 [f"{_failed(_SHOWN_ONE, _SHOWN_ONE)} (new since the baseline: {TWO_KEYED})"],
+                 id="a-second-secret-instance-is-new"),
+    pytest.param(("one",), ("one",), None, 1,
+                 [f"{_failed(_SHOWN_ONE)} (no baseline accepts it: its address hides a secret instance key, which only "
+                  "TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or more) tells apart from other instances; set it "
+                  "and write the baseline again)"], id="without-a-key-a-secret-instance-fails-closed"),
+]
+
+
+@pytest.mark.parametrize(("written", "now", "key", "code", "lines"), EACH_BASELINE_TABLE)
+def test_a_whole_plan_checks_baseline_names_each_object_it_fails_on(
+    tmp_path: Path, written: tuple[str, ...], now: tuple[str, ...], key: str | None, code: int, lines: list[str],
+) -> None:
+    _each_run(tmp_path, written, key, "--write-baseline", "base.json")
+    got, out, err = _each_run(tmp_path, now, key, "--baseline", "base.json")
+    # The labels are padded to the widest one shown (KNOWN): read with two spaces after each.
+    shown = [re.sub(r"^([A-Z]+) +", r"\1  ", line) for line in out.splitlines() if line.startswith(("FAIL", "NOTE"))]
+    assert (got, err, shown) == (code, "", lines)
+
+
+def test_a_whole_plan_checks_baseline_file_holds_each_object() -> None:
+    from plancheck import CheckFailure
+    from plancheck._redact import NO_SECRETS
+    from plancheck.cli._checksfile import CheckResult, CheckSpec
+    from plancheck.cli._waivers import baseline_document
+
+    failure = CheckFailure("ExpectEachNullValue", "Resources(address='a.*')", None, "2 of 2 failed",
+                           elements=("a.y", "a.x"))
+    result = CheckResult(CheckSpec("ExpectEachNullValue", None, "checks.toml check[0]"), "fail", (failure,))
+    assert baseline_document([result], NO_SECRETS)["failures"] == [
+        {"check": "ExpectEachNullValue", "address": "Resources(address='a.*')", "path": None, "element": name}
+        for name in ("a.x", "a.y")]
+
+
+def test_an_old_baseline_entry_of_a_whole_plan_check_accepts_nothing_and_says_so(tmp_path: Path) -> None:
+    """Written before each object had its entry, it accepted whichever objects fail the check (a new one too): it
+    covers nothing now, the failure says why, and it is not noted fixed (its check still fails)."""
+    old = {"tfplancheck_baseline": 1, "failures": [
+        {"check": "ExpectEachNullValue", "address": "Resources(address='aws_s3_bucket.*')", "path": "tags"}]}
+    (tmp_path / "base.json").write_text(json.dumps(old), "utf-8")
+    code, out, err = _each_run(tmp_path, ("a",), None, "--baseline", "base.json")
+    assert (code, err, out.splitlines()) == (1, "", [
+        f"{_failed('aws_s3_bucket.a')} (no baseline accepts it: the baseline's entry names this check's failure without "
+        "the objects that fail it, as an older tfplancheck wrote it; write the baseline again to accept each by its "
+        "address)", "1 check in plan.json: 0 passed, 1 failed"])
+    assert _each_run(tmp_path, ("a",), None, "--baseline", "base.json", "--write-baseline", "base.json")[0] == 1
+    assert _each_run(tmp_path, ("a",), None, "--baseline", "base.json")[0] == 0  # rewritten: each object its entry
+
+
+def test_mock_plan_fingerprints_with_the_same_key_and_refuses_a_short_one(tmp_path: Path) -> None:
+    """mock-plan judges a checks file's waivers as tfplancheck PLAN does: by the same key, refused before any plan."""
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS, f"[{{ address = '{ONE_KEYED}', reason = \"r\" }}]"), "utf-8")
+    code, _, err = clirun.cli("mock-plan", str(tmp_path), "--mock", "acme/x=s.json", "--checks",
+                              str(tmp_path / "checks.toml"), stdin=None, environ={"TFPLANCHECK_SNAPSHOT_KEY": "short"})
+    assert (code, err) == (2, "tfplancheck: error: plancheck.snapshot: a fingerprint key ($TFPLANCHECK_SNAPSHOT_KEY) "
+                              "must be at least 16 bytes long, got 5 (use a random CI secret)\n")
+
+
+def test_a_run_of_many_plans_waives_by_the_fingerprint_in_each_worker(tmp_path: Path) -> None:
+    """Each worker judges its plan's waivers with the run's key (the job it was forked with)."""
+    for name, keys in {"a.json": (KEY_ONE,), "b.json": (KEY_ONE, KEY_TWO)}.items():
+        (tmp_path / name).write_text(json.dumps(_keyed_plan(*keys)), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS, f"[{{ address = '{ONE_KEYED}', reason = \"r\" }}]"), "utf-8")
+    environ = {**clirun.HERMETIC, "TFPLANCHECK_SNAPSHOT_KEY": FINGERPRINT_KEY}
+    code, out, _ = clirun.cli("a.json", "b.json", "-c", "checks.toml", "--jobs", "2", "--format", "json",
+                              cwd=tmp_path, environ=environ, never=(KEY_ONE, KEY_TWO, FINGERPRINT_KEY))
+    runs = json.loads(out)["plans"]
+    assert (code, [(len(r["results"][0]["failures"]), len(r["results"][0]["waived"])) for r in runs]) == (1, [(0, 1), (1, 1)])
+
+
+def test_a_whole_plan_checks_fixed_entry_is_in_the_json_output_as_the_schema_says(tmp_path: Path) -> None:
+    assert _each_run(tmp_path, ("a", "b"), None, "--write-baseline", "base.json")[0] == 0
+    code, out, _ = _each_run(tmp_path, ("a",), None, "--baseline", "base.json", "--format", "json")
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert (code, doc["baseline"]["fixed"]) == (0, [{"check": "ExpectEachNullValue", "path": "tags", "element": "aws_s3_bucket.b",
+                                                    "address": "Resources(address='aws_s3_bucket.*')"}])
+
+
+def test_a_fixed_entry_of_a_baseline_of_many_plans_is_in_the_json_output_as_the_schema_says(tmp_path: Path) -> None:
+    """Each entry of a baseline of many plans names its plan, and so does the entry noted fixed (the schema refused it)."""
+    (tmp_path / "checks.toml").write_text(entry(EACH_NULL), "utf-8")
+
+    def run(plans: dict[str, tuple[str, ...]], *argv: str) -> clirun.Ran:
+        for name, tagged in plans.items():
+            changes = [change(_TAGGED[t], ["create"], {"tags": {"team": "x"}}) for t in tagged]
+            (tmp_path / name).write_text(json.dumps({**_keyed_plan(), "resource_changes": changes}), "utf-8")
+        return clirun.cli(*plans, "-c", "checks.toml", *argv, cwd=tmp_path, environ=clirun.HERMETIC)
+
+    assert run({"p.json": ("a", "b"), "q.json": ("a",)}, "--write-baseline", "base.json")[0] == 0
+    code, out, _ = run({"p.json": ("a",), "q.json": ("a",)}, "--baseline", "base.json", "--format", "json")
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert (code, [p["baseline"]["fixed"] for p in doc["plans"]]) == (0, [[
+        {"check": "ExpectEachNullValue", "address": "Resources(address='aws_s3_bucket.*')", "path": "tags",
+         "element": "aws_s3_bucket.b", "plan": "p.json"}], []])

@@ -274,7 +274,8 @@ def test_a_split_state_counts_its_modules_in_pieces(chunk: int, repeat: bool, mo
     monkeypatch.setattr(split_state, "_ENCODE_CHUNK", chunk)
     # Three resources (a state listing one object twice is refused: test_loading_state's duplicate rows).
     resources = [json.loads((_RESOURCE % "").replace('"a.b"', f'"a.b{i}"')) for i in range(3)]
-    child = json.dumps({"address": "module.m", "resources": resources})
+    # In Terraform's order (a module's resources, then its address), which both routes list as written.
+    child = json.dumps({"resources": resources, "address": "module.m"})
     if repeat:
         child = child.replace('"name": "b"', '"name": "b", "name": "c"', 2)
     data = ('{"format_version": "1.0", "values": {"root_module": {"resources": ' + json.dumps(resources)

@@ -7,9 +7,10 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from corpus_cases import corpus_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from loading_support import deep_plain, exactly_equal, needs_fast, route
+from loading_support import CORPUS, corpus_files, deep_plain, exactly_equal, needs_fast, route
 
 from plancheck._documents.state import State, load_state
 from plancheck._errors import StateFormatError
@@ -56,6 +57,7 @@ def test_values_are_parsed_on_first_read_and_then_kept() -> None:
     assert exactly_equal(deep_plain(split.raw), deep_plain(full.raw))
 
 
+# Each resource lists its keys in Terraform's order, as a state Terraform writes does: both routes list them so.
 @pytest.mark.parametrize(
     ("root", "extra"),
     [
@@ -66,7 +68,7 @@ def test_values_are_parsed_on_first_read_and_then_kept() -> None:
                      id="null-values-and-flags"),
         pytest.param({"resources": [_resource("a.b", values={"n": 12345678901234567890123, "f": 1.5})]}, {},
                      id="exact-numbers"),
-        pytest.param({"resources": [_resource("a.b", identity={"id": "i-1" * 30}, identity_schema_version=0)]}, {},
+        pytest.param({"resources": [_resource("a.b", identity_schema_version=0, identity={"id": "i-1" * 30})]}, {},
                      id="identity"),
     ],
 )
@@ -74,7 +76,7 @@ def test_the_split_route_reads_back_what_a_full_parse_reads(root: dict[str, Any]
     split, full = _both(_state(root, **extra))
     assert isinstance(split, State)
     assert isinstance(full, State)
-    assert exactly_equal(deep_plain(split.raw), deep_plain(full.raw), key_order=False)
+    assert exactly_equal(deep_plain(split.raw), deep_plain(full.raw))
     assert [r.address for r in split.resources] == [r.address for r in full.resources]
 
 
@@ -86,7 +88,7 @@ def test_modules_deeper_than_the_one_scan_route_load_all_the_same() -> None:
     assert isinstance(split, State)
     assert isinstance(full, State)
     assert [r.address for r in split.resources] == [r.address for r in full.resources] == ["a.b"]
-    assert exactly_equal(deep_plain(split.raw), deep_plain(full.raw), key_order=False)
+    assert exactly_equal(deep_plain(split.raw), deep_plain(full.raw))
 
 
 @pytest.mark.parametrize(
@@ -146,15 +148,16 @@ _json = st.recursive(_json_leaf, lambda inner: st.lists(inner, max_size=3) | st.
 @st.composite
 def _modules(draw: st.DrawFn, depth: int = 0, address: str = "") -> dict[str, Any]:
     """A module tree whose objects are each listed once (a state listing one twice is refused:
-    test_loading_state's test_an_object_listed_twice_is_refused): sibling modules and resources differ."""
+    test_loading_state's test_an_object_listed_twice_is_refused): sibling modules and resources differ. Its keys
+    are in Terraform's order (resources, address, child_modules), which both routes list as they are."""
     module: dict[str, Any] = {}
-    if depth:
-        module["address"] = address
     resources = draw(st.lists(st.builds(lambda i, v, s: _resource(f"a.r{i}", values=v, sensitive_values=s),
                                         st.integers(0, 99), _json, st.sampled_from([False, True, {}, {"x": True}])),
                               max_size=3, unique_by=lambda r: r["address"]))
     if resources:
         module["resources"] = resources
+    if depth:
+        module["address"] = address
     if depth < 3 and draw(st.booleans()):
         module["child_modules"] = [draw(_modules(depth + 1, f"{address}{'.' if address else ''}module.m{k}"))
                                    for k in range(draw(st.integers(1, 2)))]
@@ -169,7 +172,7 @@ def test_property_any_state_reads_back_the_same_by_both_routes(root: dict[str, A
     assert isinstance(split, State)
     assert isinstance(full, State)
     reference = json.loads(data, parse_float=Decimal)
-    assert exactly_equal(deep_plain(split.raw), reference, key_order=False)
+    assert exactly_equal(deep_plain(split.raw), reference)
     assert [(r.address, r.deposed) for r in split.resources] == [(r.address, r.deposed) for r in full.resources]
 
 
@@ -179,3 +182,37 @@ def test_an_object_listed_twice_is_refused_on_the_split_route_too() -> None:
     assert isinstance(split, StateFormatError)
     assert str(split) == str(whole) == ('$.values.root_module.resources[1].address: expected an address not given before, '
                                         'found "null_resource.a" again (first at $.values.root_module.resources[0])')
+
+
+def _text(state: State) -> str:
+    """The state's JSON text, its keys in the order the document lists them (a number as its exact text)."""
+    return json.dumps(deep_plain(state.raw), default=str)
+
+
+#: A state as Terraform writes one (internal/command/jsonstate): each resource's keys in its struct's order (index
+#: before values), a module's resources before its address, child modules after both.
+_TERRAFORM_WRITTEN = {"format_version": "1.0", "terraform_version": "1.11.4", "values": {
+    "outputs": {"o": {"sensitive": False, "value": "v", "type": "string"}},
+    "root_module": {
+        "resources": [_resource('null_resource.r["k"]', index="k", provider_name="null", schema_version=0, values=LONG,
+                                sensitive_values={}, depends_on=["null_resource.s"]),
+                      _resource("null_resource.s", provider_name="null", schema_version=0, values=LONG, tainted=True)],
+        "child_modules": [{"resources": [_resource("module.m.null_resource.r[0]", index=0, provider_name="null",
+                                                   schema_version=0, values=LONG, sensitive_values={})],
+                           "address": "module.m",
+                           "child_modules": [{"resources": [_resource("module.m.module.n.null_resource.r",
+                                                                      provider_name="null", values=LONG)],
+                                              "address": "module.m.module.n"}]}]}}}
+
+
+@pytest.mark.parametrize("path", [*corpus_cases(corpus_files("states"), CORPUS / "states", lambda p: p.stem),
+                                  pytest.param("terraform-written", id="hand-written-in-terraforms-order")])
+def test_both_routes_write_a_state_as_the_same_json_text(path: Any) -> None:
+    """Equal, and listing each object's keys alike: a child module's address came before its resources on the
+    split route, after them as Terraform writes them (and the full parse reads them)."""
+    data = path.read_bytes() if path != "terraform-written" else json.dumps(_TERRAFORM_WRITTEN).encode()
+    split, full = _both(data)
+    assert isinstance(split, State)
+    assert isinstance(full, State)
+    assert type(split.raw) is not dict  # the split route was taken (a LazyObject)
+    assert _text(split) == _text(full)
