@@ -51,7 +51,7 @@ from plancheck.acceptance import (
     TestCheckFuncError,
     TestDefinitionError,
 )
-from plancheck.querycheck import ErroredQueryError, QueryCheckError, QueryFormatError
+from plancheck.querycheck import ErroredQueryError, QueryCheckError, QueryCheckWarning, QueryFormatError
 from plancheck.snapshot import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
 from plancheck.tfconfig import ConfigFormatError, TemplateSyntaxError
 from plancheck.tfversion import VersionError
@@ -107,6 +107,7 @@ ERRORS: list[Any] = [
     pytest.param(lambda: ConfigFormatError("$.resource", "an object", found="a string", source="main.tf.json",
                                            line=2, column=7), id="ConfigFormatError"),
     pytest.param(lambda: PlanCheckWarning("careful", _FAILURE), id="PlanCheckWarning"),
+    pytest.param(lambda: QueryCheckWarning("assert_query: partial", _FAILURE), id="QueryCheckWarning"),
     pytest.param(lambda: ResourceNotFoundError("null_resource.b", ["null_resource.a"], "the state"),
                  id="ResourceNotFoundError"),
     pytest.param(lambda: ValueMismatchError(New("a"), "differs", expected="1", actual="2"), id="ValueMismatchError"),

@@ -43,10 +43,10 @@ from .._checking.match import (
 )
 from .._checking.matcher import search_pattern
 from .._checking.messages import closest, given_by, scrubbed_failure
-from .._checking.run import as_shown, run_checks, run_each
+from .._checking.run import as_shown, emit_warnings, run_checks, run_each
 from .._documents.query import QueryOutput, QueryResult, QuerySummary, list_block_address
 from .._documents.resolve import resolve_value
-from .._errors import ArgumentError, CheckFailedError, CheckFailure
+from .._errors import ArgumentError, CheckFailedError, CheckFailure, PlanCheckWarning
 from .._frozen import FrozenValue, frozen, public, renamed_keywords
 from .._redact import render_value
 from ..knownvalue import Check
@@ -71,6 +71,27 @@ class QueryCheckError(CheckFailedError):
     """
 
     noun = "query check"
+
+
+@public("plancheck.querycheck")
+class QueryCheckWarning(PlanCheckWarning):
+    """Query checks passed on partial output (loaded with ``allow_errored=True``): never a silent pass.
+
+    :func:`assert_query` warns so, as :func:`~plancheck.assert_plan` does on a partial plan; a
+    :class:`~plancheck.PlanCheckWarning`, so one warnings filter covers both.
+
+    >>> import warnings
+    >>> from plancheck.querycheck import ExpectLength, QueryOutput, assert_query
+    >>> output = QueryOutput.from_messages([
+    ...     {"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 1}},
+    ...     {"@level": "error", "type": "diagnostic", "diagnostic": {"severity": "error", "summary": "Boom"}}],
+    ...     allow_errored=True)
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     assert_query(output, ExpectLength("concept_pet.pets", 1))
+    >>> [(w.category.__name__, w.message.check) for w in seen]
+    [('QueryCheckWarning', 'assert_query')]
+    """
 
 
 @public("plancheck.querycheck")
@@ -263,6 +284,9 @@ def query_check_failures(output: QueryOutput, checks: Sequence[QueryResultCheck]
 def assert_query(output: QueryOutput, *checks: QueryResultCheck) -> None:
     """Run every check on ``output``; raise one :class:`QueryCheckError` listing every failure.
 
+    On :attr:`~QueryOutput.partial` output (loaded with ``allow_errored=True``) the error ends with a note
+    saying so, and a pass warns (:class:`QueryCheckWarning`): never a silent pass.
+
     >>> from plancheck.querycheck import ExpectLength, ExpectLengthAtLeast, QueryOutput
     >>> output = QueryOutput.from_messages([{"type": "list_complete", "list_complete": {"address": "list.concept_pet.pets", "total": 5}}])
     >>> assert_query(output, ExpectLength("concept_pet.pets", 5), ExpectLengthAtLeast("concept_pet.pets", 6))
@@ -271,7 +295,10 @@ def assert_query(output: QueryOutput, *checks: QueryResultCheck) -> None:
     plancheck.querycheck.QueryCheckError: ExpectLengthAtLeast: concept_pet.pets: Query result of at least length 6 - expected but got 5.
     """
     checked = require_query(output, "assert_query")
-    run_checks("assert_query", "output", checked, checks, QueryResultCheck, QueryCheckError, note=checked.partial_note)
+    note = checked.partial_note
+    run_checks("assert_query", "output", checked, checks, QueryResultCheck, QueryCheckError, note=note)
+    if note is not None:
+        emit_warnings([QueryCheckWarning.of(CheckFailure("assert_query", None, None, note))])
 
 
 def _checked_length(value: object, check: str) -> int:

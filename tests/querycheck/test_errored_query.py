@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import pickle
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from plancheck.querycheck import (
     ExpectLength,
     ExpectLengthAtLeast,
     QueryCheckError,
+    QueryCheckWarning,
     QueryFormatError,
     QueryOutput,
     assert_query,
@@ -145,7 +147,8 @@ def test_the_checks_no_longer_pass_on_partial_results() -> None:
     messages = [*PETS, _error("Invalid list block")]
     with pytest.raises(ErroredQueryError):
         assert_query(load_query(messages), ExpectLength("concept_pet.pets", 1))
-    assert_query(load_query(messages, allow_errored=True), ExpectLength("concept_pet.pets", 1))
+    with pytest.warns(QueryCheckWarning):
+        assert_query(load_query(messages, allow_errored=True), ExpectLength("concept_pet.pets", 1))
     with pytest.raises(QueryCheckError):
         assert_query(load_query(messages, allow_errored=True), ExpectLength("concept_pet.pets", 2))
 
@@ -185,6 +188,23 @@ def test_a_failing_check_on_partial_output_says_it_is_partial(
         run(output)
     assert (str(caught.value), caught.value.note) == (expected, output.partial_note)
     assert (output.partial_note is None) is not allow_errored
+
+
+def test_a_pass_on_partial_output_warns_that_it_is_partial() -> None:
+    """As assert_plan on a partial plan: never a silent pass (the check passes on the one result found)."""
+    output = load_query([*PETS, _error("Invalid list block")], allow_errored=True)
+    with pytest.warns(QueryCheckWarning) as seen:
+        assert_query(output, ExpectLength("concept_pet.pets", 1))
+    assert [(str(w.message), w.category) for w in seen] == [(f"assert_query: {NOTE.removeprefix(chr(10) + 'note: ')}",
+                                                             QueryCheckWarning)]
+    assert seen[0].filename == __file__  # located at the caller's line, not in the library
+    assert pickle.loads(pickle.dumps(seen[0].message)).record == seen[0].message.record  # type: ignore[union-attr]
+
+
+def test_a_pass_on_whole_output_says_nothing() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_query(load_query(PETS), ExpectLength("concept_pet.pets", 1))
 
 
 SECRET = "tok-83kq9-hunter2"
