@@ -40,6 +40,7 @@ from .schema import (
     ProviderSchema,
     TypeSchema,
     at_key,
+    check_sendable,
     read_provider_schema,
     read_schema_file,
     schema_response,
@@ -200,12 +201,13 @@ class MockProvider(LockedState):
     and what it raises reaches Terraform with every sensitive value scrubbed. :attr:`calls`
     records every RPC, over all cases.
 
-    A mock pickles (pytest-xdist and multiprocessing send it to their workers) and deep-copies as all it
-    holds: its definition, its calls, the latest case's objects and the secrets it scrubs from them, so a
-    copy's reprs hide what the original's hide. A default function pickles as Python pickles a function, by
-    its module and name: a ``lambda`` or a function defined inside another raises pickle's own error naming
-    it (as a ``knownvalue.StringFunc`` of one does); define it at a module's top level to send the mock to
-    another process.
+    A mock pickles (pytest-xdist and multiprocessing send it to their workers) and copies as all it holds: its
+    definition, its calls, the latest case's objects and the secrets it scrubs from them, so a copy's reprs
+    hide what the original's hide. A copy (``copy.copy`` as ``copy.deepcopy``) is a mock of its own: what
+    one records after, the other does not see. A default function pickles as Python pickles a function, by
+    its module and name: a ``lambda`` or a function defined inside another raises a
+    :class:`MockNotPicklableError` naming the mock and the default; define it at a module's top level to send
+    the mock to another process.
 
     >>> schema = {"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
     ...     "name": {"type": "string", "required": True},
@@ -287,9 +289,13 @@ class MockProvider(LockedState):
         return cls(read_schema_file(path, max_bytes), address, **options)
 
     def __getstate__(self) -> dict[str, Any]:
+        check_sendable(f"the mock of {self.address}", mock_resources=self._resource_defaults, mock_data=self._data_defaults)
+        return self._held()
+
+    def _held(self) -> dict[str, Any]:
         # The schema answer is a cache holding the protocol's generated module, which does not pickle; it is
         # built again on the first GetProviderSchema.
-        return {**super().__getstate__(), "_schema_cache": None}
+        return {**super()._held(), "_schema_cache": None}
 
     def __repr__(self) -> str:
         return (
