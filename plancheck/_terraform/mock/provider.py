@@ -61,9 +61,11 @@ from .values import (
     normalize_state,
     plain,
     plan_create,
+    planned_action,
     redacted,
     seeded_rng,
     sensitive_strings,
+    unset_single_nested,
 )
 
 __all__ = ["MockCall", "MockProvider"]
@@ -546,6 +548,7 @@ class _MockInstance(LockedState):
         self.data = DataReads({n: s.block for n, s in owner.schema.data_sources.items()}, owner.address)
         self._lock = threading.Lock()
         self._applied: dict[tuple[str, bytes], int] = {}
+        self.terraform_version = ""  # as ConfigureProvider tells it
 
     def plancheck_servicer(self, modules: Any) -> _MockServicer:
         return _MockServicer(self, modules)
@@ -583,24 +586,6 @@ class _MockInstance(LockedState):
         """The generator for one data source read: seeded by the seed, the type and the configuration only,
         so a read gives the same answer every time (a step's plan after apply reads it again)."""
         return seeded_rng(self.owner.seed, "data", type_name, 0, canonical(config))
-
-
-def planned_action(prior: Any, planned: Any) -> str:
-    """The action a planned state means for a prior state, as :attr:`MockCall.action` records it.
-
-    An update whose planned state equals the prior state (decoded, as Terraform compares them)
-    is a no-op: Terraform applies nothing for it.
-
-    >>> planned_action(None, {"id": "a"}), planned_action({"id": "a"}, None)
-    ('create', 'delete')
-    >>> planned_action({"id": "a", "n": 1}, {"id": "a", "n": 2}), planned_action({"id": "a"}, {"id": "a"})
-    ('update', 'no-op')
-    """
-    if planned is None:
-        return "delete"
-    if prior is None:
-        return "create"
-    return "no-op" if planned == prior else "update"
 
 
 class _MockServicer:
@@ -688,6 +673,7 @@ class _MockServicer:
     @_scrubbing
     def ConfigureProvider(self, request: Any, context: Any) -> Any:
         self._record("ConfigureProvider", "", self._owner.schema.provider.block, self._decode(request.config))
+        self._instance.terraform_version = request.terraform_version
         return self._pb.ConfigureProvider.Response()
 
     def StopProvider(self, request: Any, context: Any) -> Any:
@@ -698,17 +684,22 @@ class _MockServicer:
     @_scrubbing
     @_of_type(False)
     def ValidateResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
-        return self._validate("ValidateResourceConfig", request, schema)
+        # Terraform validates a resource again after ConfigureProvider (which tells its version), just before it plans.
+        return self._validate("ValidateResourceConfig", request, schema, self._instance.terraform_version)
 
     @_scrubbing
     @_of_type(True)
     def ValidateDataResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
         return self._validate("ValidateDataResourceConfig", request, schema)
 
-    def _validate(self, rpc: str, request: Any, schema: TypeSchema) -> Any:
-        """A type's configuration is valid when the type exists: the mock checks no values beyond their types."""
-        self._record(rpc, request.type_name, schema.block, self._decode(request.config))
-        return getattr(self._pb, rpc).Response()
+    def _validate(self, rpc: str, request: Any, schema: TypeSchema, terraform_version: str = "") -> Any:
+        """A type's configuration is valid when the type exists: the mock checks no values beyond their types, but
+        refuses one ``terraform_version`` would panic planning (:func:`unset_single_nested`; a data source's is not
+        checked: Terraform 1.0 panics on one only when it defers the read, and then validates nothing first)."""
+        config = self._decode(request.config)
+        self._record(rpc, request.type_name, schema.block, config)
+        crash = unset_single_nested(terraform_version, request.type_name, schema.block, config)
+        return getattr(self._pb, rpc).Response(diagnostics=[] if crash is None else self._error(*crash))
 
     # -- resources ------------------------------------------------------------------------------------
 
