@@ -334,7 +334,8 @@ _UI_LOG: Final = (
 
 #: Said after the parser's words when a plan or state does not even start as JSON (its first token is no JSON value):
 #: `terraform show PLANFILE` without -json, a saved `terraform plan` log, a .tf file. Every front end reads it; the
-#: command line says it in its own words instead (plancheck.cli._io), as does the acceptance runner, which ran show -json.
+#: command line says it in its own words instead (plancheck.cli._io), as do the acceptance runner and mock_plan, which
+#: ran show -json (:func:`show_json_refused`).
 NOT_JSON_HINT: Final = (
     "not JSON at all (Terraform's text output, or a configuration?): get a plan's JSON from "
     "terraform show -json PLANFILE, a state's from terraform show -json"
@@ -349,6 +350,22 @@ def without_hint(exc: DocumentFormatError) -> str:
     '$: expected valid JSON, found invalid JSON: Expecting value'
     """
     return str(exc).removesuffix(f"; {NOT_JSON_HINT}")
+
+
+def show_json_refused(exc: DocumentFormatError, noun: str) -> str:
+    """What happened, said by one who ran ``terraform show -json`` and had the loader refuse what it printed (``exc``,
+    of the ``noun``, plan or state): no hint for a person's file, Terraform printed it.
+
+    >>> show_json_refused(PlanFormatError("$", "valid JSON", found=f"invalid JSON: Expecting value; {NOT_JSON_HINT}"), "plan")
+    'show -json printed invalid JSON ($: expected valid JSON, found invalid JSON: Expecting value)'
+    >>> show_json_refused(PlanFormatError("$.format_version", "a string"), "plan")
+    'cannot read the plan that show -json printed: $.format_version: expected a string'
+    """
+    if exc.location == "$" and exc.expected == "valid JSON":
+        return f"show -json printed invalid JSON ({without_hint(exc)})"
+    if exc.location == "$" and exc.expected.startswith("a JSON object"):
+        return "show -json printed JSON that is not an object"
+    return f"cannot read the {noun} that show -json printed: {exc}"
 
 
 def _syntax_error(

@@ -42,7 +42,7 @@ from .._loading.lifecycle import Terminated
 from .._terraform.binary import TerraformBinary, TerraformNotFoundError, discover_terraform
 from .._terraform.mock.plan import MockPlanArgumentError, MockPlanError, MockPlanFailedError
 from .._terraform.mock.provider import MockCall, MockProvider
-from .._terraform.mock.schema import MockSchemaError
+from .._terraform.mock.schema import MockNotPicklableError, MockSchemaError
 from .._terraform.providers.factory import ExternalProviders, ReattachConfig, ReattachProvider
 from .._terraform.providers.server import ProviderServer, ProviderServerError, ProvidersNotInstalledError
 from . import config as config
@@ -119,6 +119,7 @@ __all__ = [
     "LeftoverRecordError",
     "LeftoverResult",
     "MockCall",
+    "MockNotPicklableError",
     "MockPlanArgumentError",
     "MockPlanError",
     "MockPlanFailedError",

@@ -24,7 +24,7 @@ from .._documents.plan import Plan
 from .._documents.sensitive import collect_plan_secrets, collect_state_secrets
 from .._documents.state import State
 from .._errors import DocumentFormatError
-from .._loading.jsontext import without_hint
+from .._loading.jsontext import show_json_refused
 from .._loading.lifecycle import ending_on_signals
 from .._redact import Secrets
 from .._terraform.binary import CommandResult, cli_config_replaced, registry_hint
@@ -210,14 +210,7 @@ class CaseRun:
             loaded = kind.from_json(result.stdout)
         except DocumentFormatError as exc:
             # Output that cannot be read has secrets that cannot be known: it is withheld (fail closed).
-            if exc.location == "$" and exc.expected == "valid JSON":
-                # Without the loader's hint for a person's file: this text is what show -json printed.
-                reason = f"show -json printed invalid JSON ({without_hint(exc)})"
-            elif exc.location == "$" and exc.expected.startswith("a JSON object"):
-                reason = "show -json printed JSON that is not an object"
-            else:
-                reason = f"cannot read the {noun} that show -json printed: {exc}"
-            raise _StepFailure(stage, reason, self.withhold(result)) from None
+            raise _StepFailure(stage, show_json_refused(exc, noun), self.withhold(result)) from None
         self.wd.planned(loaded)
         document = loaded.raw
         # Read from text, the document is a plain dict (only bytes are split and parsed lazily).

@@ -452,7 +452,8 @@ def mock_plan(
     clear; not as a file Terraform would read as part of the module, such as ``plan.tf.json`` in its directory). Unlike :meth:`AcceptanceRunner.run` it needs no ``TF_ACC``: nothing real is planned.
 
     A bad argument raises :class:`MockPlanArgumentError` (``argument`` names it), a failing Terraform or
-    mock :class:`MockPlanFailedError` (Terraform's own message in it); no message shows the value of a
+    mock :class:`MockPlanFailedError` (Terraform's own message in it; ``show -json`` printing what is no plan
+    is one too, said as the acceptance runner says it, with Terraform's stderr); no message shows the value of a
     sensitive variable or of a :class:`Sensitive`, nor does a check of the plan: a ``Sensitive`` value is one of its
     :attr:`~plancheck.Plan.secrets` whatever the module declares (a copy pickled forgets it). The plan is a
     :class:`plancheck.Plan`:

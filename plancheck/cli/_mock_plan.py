@@ -209,11 +209,11 @@ def _plan(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> Plan:
 
 def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> int:
     """Run ``mock-plan``; return the exit status (user errors reported in one message, never a traceback)."""
-    from .._errors import DocumentFormatError
     from .._loading.jsontext import without_hint
     from .._terraform.mock.plan import (
         MockPlanArgumentError,
         MockPlanFailedError,
+        UnreadablePlan,
         input_secrets,
         out_problem,
         plan_sensitive,
@@ -281,10 +281,10 @@ def mock_plan(args: argparse.Namespace, io: Io, version: Callable[[], str]) -> i
         if exc.argument == "out":
             return io.fail("output", scrubbed(f"--out {exc.problem}"), json_mode)
         return io.fail("usage", scrubbed(exc.problem), json_mode)
+    except UnreadablePlan as exc:
+        return io.fail("plan", scrubbed(f"terraform show -json gave an unreadable plan: {without_hint(exc.error)}"), json_mode)
     except MockPlanFailedError as exc:
         return io.fail("mock" if exc.step == "mock" else "terraform", scrubbed(exc.detail), json_mode)
-    except DocumentFormatError as exc:
-        return io.fail("plan", scrubbed(f"terraform show -json gave an unreadable plan: {without_hint(exc)}"), json_mode)
     shown = plan.secrets | secrets
     # Heard, so each JSON document's one scrub (Io.rendered) has them all: the --var values of variables the plan
     # says are sensitive were heard by no one yet.

@@ -111,6 +111,65 @@ def test_an_unusable_terraform_is_a_failure_of_the_terraform_step(tmp_path: Path
     assert (info.value.step, str(info.value)) == ("terraform", f"cannot use Terraform binary {tmp_path}/no-terraform: no such file")
 
 
+# -- with a scripted terraform: what show -json printed is no plan ---------------------------------------
+
+_FAKES = Path(__file__).resolve().parents[1] / "acceptance"
+#: What Terraform printed to stdout in place of the JSON: withheld, as its secrets cannot be known.
+_PRINTED = f"Terraform will perform the following actions:\n  + token = {SECRET}-printed\n"
+_NOT_JSON_TEXT = "{module}: $: expected valid JSON, found invalid JSON: Expecting value at line 1 column 1 (character 0)"
+
+UNREADABLE: list[Any] = [
+    pytest.param(
+        {"stdout": _PRINTED, "stderr": f"Warning: Value for undeclared variable\n\nThe value {SECRET} is not used.\n"},
+        f"terraform show -json printed invalid JSON ({_NOT_JSON_TEXT}):\n"
+        "Warning: Value for undeclared variable\n\nThe value (sensitive) is not used.",
+        f"terraform show -json gave an unreadable plan: {_NOT_JSON_TEXT}",
+        id="text-and-a-warning-with-a-secret",
+    ),
+    pytest.param({"stdout": _PRINTED}, f"terraform show -json printed invalid JSON ({_NOT_JSON_TEXT})",
+                 f"terraform show -json gave an unreadable plan: {_NOT_JSON_TEXT}", id="text-alone"),
+    pytest.param({"stdout": f'["{SECRET}"]'}, "terraform show -json printed JSON that is not an object",
+                 "terraform show -json gave an unreadable plan: {module}: $: expected a JSON object (a terraform show "
+                 "-json plan), found an array of 1 element", id="json-that-is-no-object"),
+]
+
+
+@pytest.fixture
+def scripted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A terraform whose init and plan succeed and whose ``show -json`` prints what a row says (in mock_plan's
+    environment: it reads os.environ)."""
+    monkeypatch.syspath_prepend(str(_FAKES))
+    from acceptance_fakes import make_fake_terraform
+
+    fake = make_fake_terraform(tmp_path / "bin")
+    for name, value in fake.env().items():
+        monkeypatch.setenv(name, value)
+    return fake
+
+
+@pytest.mark.parametrize(("show", "message", "cli_message"), UNREADABLE)
+def test_show_json_printing_no_plan_says_what_terraform_did_not_the_hint_for_a_person_s_file(
+    scripted: Any, tmp_path: Path, show: dict[str, str], message: str, cli_message: str
+) -> None:
+    from acceptance_fakes import rule
+
+    scripted.script(rule("show", "-json", responses=[show]))
+    module = write_tree(tmp_path / "m", {"main.tf": 'variable "pw" {\n  type = string\n}\n'})
+    with pytest.raises(MockPlanFailedError) as info:
+        mock_plan(module, mocks=[cloud()], variables={"pw": Sensitive(SECRET)}, terraform=scripted.path)
+    assert (type(info.value), info.value.step, str(info.value)) == (MockPlanFailedError, "show", message.format(module=module))
+    # Nor does a traceback show the loader's error, hint and all, as the cause.
+    assert (info.value.__cause__, info.value.__suppress_context__) == (None, True)
+    assert [call.split()[0] for call in scripted.argv()] == ["init", "plan", "show"]
+    # The command line says it in its own words, as before.
+    from plancheck.cli import run
+
+    err = io.StringIO()
+    status = run(["mock-plan", str(module), "--mock", f"acme/cloud={CLOUD_SCHEMA}", "--var", f"pw={SECRET}",
+                  "--terraform", str(scripted.path)], stdout=io.StringIO(), stderr=err, environ={**os.environ})
+    assert (status, err.getvalue()) == (2, f"tfplancheck: error: {cli_message.format(module=module)}\n")
+
+
 # -- with Terraform --------------------------------------------------------------------------------------
 
 

@@ -44,6 +44,7 @@ defaults, and a read no plan names (:class:`Unplanned`).
 
 from __future__ import annotations
 
+import copy
 import decimal
 import functools
 import json
@@ -133,26 +134,44 @@ def same_values(after: Any, unknown: Any, value: Any) -> bool:
 
 
 class LockedState:
-    """State that the server's threads share under ``self._lock``: pickled and deep-copied without the lock, which
+    """State that the server's threads share under ``self._lock``: pickled and copied without the lock, which
     cannot cross processes (pytest-xdist and multiprocessing ship a mock to their workers), a new one made for the copy.
+
+    A copy, ``copy.copy`` as ``copy.deepcopy``, shares nothing with the original: shared state would change under
+    two locks, and what one records would show on the other.
 
     >>> import copy
     >>> store = ObjectStore()
-    >>> twin = copy.deepcopy(store)
-    >>> twin._lock is not store._lock, twin._token == store._token
-    (True, True)
+    >>> twin = copy.copy(store)
+    >>> twin._lock is not store._lock, twin._token == store._token, twin._objects is not store._objects
+    (True, True, True)
     """
 
     _lock: threading.Lock
 
-    def __getstate__(self) -> dict[str, Any]:
+    def _held(self) -> dict[str, Any]:
+        """What a pickle or a copy holds: everything but the lock."""
         state = dict(vars(self))
         del state["_lock"]
         return state
 
+    def __getstate__(self) -> dict[str, Any]:
+        return self._held()
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         vars(self).update(state)
         self._lock = threading.Lock()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        # Not through __getstate__, which only a pickle needs: a copy stays in this process (a MockProvider's
+        # default functions need no name pickle finds).
+        twin = type(self).__new__(type(self))
+        memo[id(self)] = twin  # what it holds may refer back to it (a mock's latest case, each call's scrub)
+        twin.__setstate__(copy.deepcopy(self._held(), memo))
+        return twin
+
+    def __copy__(self) -> Any:
+        return copy.deepcopy(self)
 
 
 class PlannedCreates(LockedState):

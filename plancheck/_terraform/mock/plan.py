@@ -35,8 +35,9 @@ from decimal import Decimal
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Final
 
-from ..._errors import ArgumentError, TfCheckError
+from ..._errors import ArgumentError, DocumentFormatError, TfCheckError
 from ..._frozen import public
+from ..._loading.jsontext import show_json_refused
 from ..._loading.source import write_whole
 from ..._redact import Secrets, secret_strings
 from ..._text import flagged_sensitive
@@ -50,6 +51,7 @@ __all__ = [
     "MockPlanError",
     "MockPlanFailedError",
     "PLAN_TIMEOUT",
+    "UnreadablePlan",
     "call_secrets",
     "call_value_secrets",
     "child_sensitive",
@@ -695,6 +697,22 @@ _LOCAL_SOURCE: Final = ("./", "../")
 _CONFIG_SUFFIXES: Final = (".tf", ".tf.json", ".tfvars", ".tfvars.json")
 
 
+class UnreadablePlan(MockPlanFailedError):
+    """``terraform show -json`` printed what the loader refuses (``error``): said as the acceptance runner says it,
+    with what Terraform said on stderr; what it printed is withheld (its secrets cannot be known).
+
+    >>> from plancheck import PlanFormatError
+    >>> print(UnreadablePlan(PlanFormatError("$", "a JSON object"), "Warning: a deprecated flag\\n"))
+    terraform show -json printed JSON that is not an object:
+    Warning: a deprecated flag
+    """
+
+    def __init__(self, error: DocumentFormatError, stderr: str) -> None:
+        self.error = error
+        said = f":\n{stderr.strip()}" if stderr.strip() else ""
+        super().__init__("show", f"terraform {show_json_refused(error, 'plan')}{said}")
+
+
 def _usage(problem: str, argument: str = "module_dir") -> MockPlanArgumentError:
     return MockPlanArgumentError(argument, problem)
 
@@ -875,13 +893,12 @@ def plan_module(
     ``environ`` is the commands' environment (``TF_VAR_*`` values in it reach the module); ``variables_json``
     is the text of a JSON variables file, applied after ``var_files`` (absolute paths); ``out`` gets
     the JSON ``terraform show -json`` printed, before it is read (a plan the loader refuses raises
-    :class:`~plancheck.DocumentFormatError` after ``out`` is written); ``shown`` is the plan's source
+    :class:`UnreadablePlan` after ``out`` is written); ``shown`` is the plan's source
     in messages (default ``module_dir``). Everything it starts and writes is removed on every exit.
     """
     from ..._documents.plan import Plan
-    from ..._errors import DocumentFormatError
     from ..._loading.lifecycle import release
-    from ..binary import cli_config_replaced, run_command, terraform_environment
+    from ..binary import CommandResult, cli_config_replaced, run_command, terraform_environment
     from ..providers.planning import PlanNotSettled, settled_plan
     from ..providers.server import short_temp_dir
 
@@ -899,22 +916,23 @@ def plan_module(
             env.update(reattach)
             plan_file = str(root / "plan.tfplan")
 
-            def run(step: str, *args: str) -> str:
+            def run(step: str, *args: str) -> CommandResult:
                 result = run_command([terraform, step, *args], cwd=module, env=env, timeout=timeout)
                 if not result.ok:
                     raise MockPlanFailedError(step, _failure(result, servers, module, env, cli_config_replaced(environ)))
-                return result.stdout
+                return result
 
-            loaded: list[Plan | DocumentFormatError] = []
+            loaded: list[Plan | UnreadablePlan] = []
 
             def show() -> Mapping[str, Any]:
-                text = run("show", "-no-color", "-json", plan_file)
+                result = run("show", "-no-color", "-json", plan_file)
                 if out is not None:
-                    _write(out, text)
+                    _write(out, result.stdout)
                 try:
-                    plan: Plan | DocumentFormatError = Plan.from_json(text, source=str(shown or module_dir))
+                    plan: Plan | UnreadablePlan = Plan.from_json(result.stdout, source=str(shown or module_dir))
                 except DocumentFormatError as exc:
-                    plan = exc  # raised once the plan is settled (after ``out`` got what Terraform printed)
+                    # Raised once the plan is settled (after ``out`` got what Terraform printed).
+                    plan = UnreadablePlan(exc, result.stderr.replace(str(module) + os.sep, ""))
                 loaded.append(plan)
                 return plan.raw if isinstance(plan, Plan) else {}
 
@@ -929,7 +947,7 @@ def plan_module(
                 )
             except PlanNotSettled as exc:
                 raise MockPlanFailedError("plan", f"terraform plan: {exc}") from None
-            if isinstance(loaded[-1], DocumentFormatError):
+            if isinstance(loaded[-1], UnreadablePlan):
                 raise loaded[-1]
             return loaded[-1]
     finally:

@@ -40,6 +40,7 @@ from .schema import (
     ProviderSchema,
     TypeSchema,
     at_key,
+    check_sendable,
     read_provider_schema,
     read_schema_file,
     schema_response,
@@ -60,9 +61,11 @@ from .values import (
     normalize_state,
     plain,
     plan_create,
+    planned_action,
     redacted,
     seeded_rng,
     sensitive_strings,
+    unset_single_nested,
 )
 
 __all__ = ["MockCall", "MockProvider"]
@@ -200,12 +203,13 @@ class MockProvider(LockedState):
     and what it raises reaches Terraform with every sensitive value scrubbed. :attr:`calls`
     records every RPC, over all cases.
 
-    A mock pickles (pytest-xdist and multiprocessing send it to their workers) and deep-copies as all it
-    holds: its definition, its calls, the latest case's objects and the secrets it scrubs from them, so a
-    copy's reprs hide what the original's hide. A default function pickles as Python pickles a function, by
-    its module and name: a ``lambda`` or a function defined inside another raises pickle's own error naming
-    it (as a ``knownvalue.StringFunc`` of one does); define it at a module's top level to send the mock to
-    another process.
+    A mock pickles (pytest-xdist and multiprocessing send it to their workers) and copies as all it holds: its
+    definition, its calls, the latest case's objects and the secrets it scrubs from them, so a copy's reprs
+    hide what the original's hide. A copy (``copy.copy`` as ``copy.deepcopy``) is a mock of its own: what
+    one records after, the other does not see. A default function pickles as Python pickles a function, by
+    its module and name: a ``lambda`` or a function defined inside another raises a
+    :class:`MockNotPicklableError` naming the mock and the default; define it at a module's top level to send
+    the mock to another process.
 
     >>> schema = {"resource_schemas": {"cloud_bucket": {"block": {"attributes": {
     ...     "name": {"type": "string", "required": True},
@@ -287,9 +291,13 @@ class MockProvider(LockedState):
         return cls(read_schema_file(path, max_bytes), address, **options)
 
     def __getstate__(self) -> dict[str, Any]:
+        check_sendable(f"the mock of {self.address}", mock_resources=self._resource_defaults, mock_data=self._data_defaults)
+        return self._held()
+
+    def _held(self) -> dict[str, Any]:
         # The schema answer is a cache holding the protocol's generated module, which does not pickle; it is
         # built again on the first GetProviderSchema.
-        return {**super().__getstate__(), "_schema_cache": None}
+        return {**super()._held(), "_schema_cache": None}
 
     def __repr__(self) -> str:
         return (
@@ -540,6 +548,7 @@ class _MockInstance(LockedState):
         self.data = DataReads({n: s.block for n, s in owner.schema.data_sources.items()}, owner.address)
         self._lock = threading.Lock()
         self._applied: dict[tuple[str, bytes], int] = {}
+        self.terraform_version = ""  # as ConfigureProvider tells it
 
     def plancheck_servicer(self, modules: Any) -> _MockServicer:
         return _MockServicer(self, modules)
@@ -577,24 +586,6 @@ class _MockInstance(LockedState):
         """The generator for one data source read: seeded by the seed, the type and the configuration only,
         so a read gives the same answer every time (a step's plan after apply reads it again)."""
         return seeded_rng(self.owner.seed, "data", type_name, 0, canonical(config))
-
-
-def planned_action(prior: Any, planned: Any) -> str:
-    """The action a planned state means for a prior state, as :attr:`MockCall.action` records it.
-
-    An update whose planned state equals the prior state (decoded, as Terraform compares them)
-    is a no-op: Terraform applies nothing for it.
-
-    >>> planned_action(None, {"id": "a"}), planned_action({"id": "a"}, None)
-    ('create', 'delete')
-    >>> planned_action({"id": "a", "n": 1}, {"id": "a", "n": 2}), planned_action({"id": "a"}, {"id": "a"})
-    ('update', 'no-op')
-    """
-    if planned is None:
-        return "delete"
-    if prior is None:
-        return "create"
-    return "no-op" if planned == prior else "update"
 
 
 class _MockServicer:
@@ -682,6 +673,7 @@ class _MockServicer:
     @_scrubbing
     def ConfigureProvider(self, request: Any, context: Any) -> Any:
         self._record("ConfigureProvider", "", self._owner.schema.provider.block, self._decode(request.config))
+        self._instance.terraform_version = request.terraform_version
         return self._pb.ConfigureProvider.Response()
 
     def StopProvider(self, request: Any, context: Any) -> Any:
@@ -692,17 +684,22 @@ class _MockServicer:
     @_scrubbing
     @_of_type(False)
     def ValidateResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
-        return self._validate("ValidateResourceConfig", request, schema)
+        # Terraform validates a resource again after ConfigureProvider (which tells its version), just before it plans.
+        return self._validate("ValidateResourceConfig", request, schema, self._instance.terraform_version)
 
     @_scrubbing
     @_of_type(True)
     def ValidateDataResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
         return self._validate("ValidateDataResourceConfig", request, schema)
 
-    def _validate(self, rpc: str, request: Any, schema: TypeSchema) -> Any:
-        """A type's configuration is valid when the type exists: the mock checks no values beyond their types."""
-        self._record(rpc, request.type_name, schema.block, self._decode(request.config))
-        return getattr(self._pb, rpc).Response()
+    def _validate(self, rpc: str, request: Any, schema: TypeSchema, terraform_version: str = "") -> Any:
+        """A type's configuration is valid when the type exists: the mock checks no values beyond their types, but
+        refuses one ``terraform_version`` would panic planning (:func:`unset_single_nested`; a data source's is not
+        checked: Terraform 1.0 panics on one only when it defers the read, and then validates nothing first)."""
+        config = self._decode(request.config)
+        self._record(rpc, request.type_name, schema.block, config)
+        crash = unset_single_nested(terraform_version, request.type_name, schema.block, config)
+        return getattr(self._pb, rpc).Response(diagnostics=[] if crash is None else self._error(*crash))
 
     # -- resources ------------------------------------------------------------------------------------
 

@@ -4,8 +4,9 @@ Types stay in cty's JSON form (``"string"``, ``["list", "string"]``, ``["object"
 is what the protocol carries too (``Schema.Attribute.type`` is those JSON bytes), so nothing is
 translated twice.
 
-Here too: reading the file a schema comes in (:func:`read_schema_file`), and the error of a mock whose schema
-or defaults do not fit (:class:`MockSchemaError`: a bad document, an unknown name, a default of the wrong type).
+Here too: reading the file a schema comes in (:func:`read_schema_file`), the error of a mock whose schema
+or defaults do not fit (:class:`MockSchemaError`: a bad document, an unknown name, a default of the wrong type),
+and that of a mock pickled with a default function pickle cannot send (:class:`MockNotPicklableError`).
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Mapping, Sequence
+import pickle
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from tfjsonpath._jsontypes import json_kind
 
+from ..._documents.plan import NotPicklableError
 from ..._errors import DocumentFormatError, TfCheckError
 from ..._frozen import FrozenValue, frozen, public
 from ..._loading.jsontext import loads_exact
@@ -30,12 +33,14 @@ __all__ = [
     "Attribute",
     "Block",
     "BlockType",
+    "MockNotPicklableError",
     "MockSchemaError",
     "NestedType",
     "ProviderSchema",
     "TypeSchema",
     "at_key",
     "at_name",
+    "check_sendable",
     "loads_json_file",
     "nothing_required",
     "read_provider_schema",
@@ -105,6 +110,62 @@ class MockSchemaError(TfCheckError, ValueError):
         self.suggestions = tuple(suggestions)
         hint = f"; did you mean {' or '.join(self.suggestions)}?" if self.suggestions else ""
         super().__init__(f"{where}: {problem}{hint}")
+
+
+@public("plancheck.acceptance")
+class MockNotPicklableError(NotPicklableError, pickle.PicklingError):
+    """A :class:`MockProvider` was pickled (pytest-xdist and multiprocessing send it to their workers) with a
+    default function pickle cannot send: ``mock`` names the mock, ``where`` the default, ``function`` the function.
+
+    Pickle sends a function by its module and name, so a ``lambda`` or a function defined inside another cannot
+    cross to another process. A :class:`plancheck.NotPicklableError`, and a ``pickle.PicklingError`` as pickle's
+    own error for such a function is.
+
+    >>> print(MockNotPicklableError("the mock of example.com/acme/cloud", 'mock_resources["cloud_bucket"]', "m.<lambda>"))
+    the mock of example.com/acme/cloud does not pickle: mock_resources["cloud_bucket"] is m.<lambda>, which pickle cannot send (it sends a function by its module and name, and finds none for a lambda or a function defined inside another); define the function at the top level of a module to send the mock to another process
+    """
+
+    def __init__(self, mock: str, where: str, function: str) -> None:
+        self.mock = mock
+        self.where = where
+        self.function = function
+        self.what = "MockProvider"
+        self.problem = (
+            f"{where} is {function}, which pickle cannot send (it sends a function by its module and name, and finds "
+            "none for a lambda or a function defined inside another); define the function at the top level of a "
+            "module to send the mock to another process"
+        )
+        # Past NotPicklableError's own words, which are about documents and their views.
+        super(NotPicklableError, self).__init__(f"{mock} does not pickle: {self.problem}")
+
+
+def check_sendable(mock: str, **options: Mapping[str, Any]) -> None:
+    """Raise a :class:`MockNotPicklableError` for the first default function of ``options`` (``mock_resources=``,
+    ``mock_data=``: their checked defaults) that pickle cannot send; ``mock`` names the mock.
+
+    Each function is pickled alone, as a pickle of the mock would pickle it: pickle's own error for one it
+    cannot send names neither the mock nor the default, and comes from deep inside the mock's state.
+
+    >>> check_sendable("the mock of a/b", mock_resources={"vm": {"id": len}})
+    >>> try:
+    ...     check_sendable("the mock of a/b", mock_resources={"vm": {"id": lambda config: "x"}})
+    ... except MockNotPicklableError as exc:
+    ...     print(exc.where, exc.function)
+    mock_resources["vm"]["id"] <lambda>
+    """
+    for option, defaults in options.items():
+        for key, given in defaults.items():
+            where = at_key(option, key)
+            functions: list[tuple[str, Callable[..., Any]]] = [(where, given)] if callable(given) else [
+                (at_key(where, name), value) for name, value in given.items() if callable(value)]
+            for at, function in functions:
+                try:
+                    pickle.dumps(function, pickle.HIGHEST_PROTOCOL)
+                except Exception:
+                    name = getattr(function, "__qualname__", None)
+                    raise MockNotPicklableError(
+                        mock, at, name if isinstance(name, str) else f"a {type(function).__name__}"
+                    ) from None
 
 
 _BLOCK_MODES: Final = ("single", "list", "set", "map", "group")

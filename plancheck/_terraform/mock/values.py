@@ -23,7 +23,8 @@ from tfjsonpath._jsontypes import json_kind
 
 from ..._redact import SENSITIVE, secret_strings
 from ..._text import closest, shortened
-from .schema import Attribute, BlockType, MockSchemaError, at_key, type_label
+from ..binary import _version_tuple
+from .schema import Attribute, Block, BlockType, MockSchemaError, at_key, type_label
 
 __all__ = [
     "GENERATE",
@@ -43,9 +44,11 @@ __all__ = [
     "normalize_state",
     "plain",
     "plain_number",
+    "planned_action",
     "redacted",
     "seeded_rng",
     "sensitive_strings",
+    "unset_single_nested",
     "wire_number",
 ]
 
@@ -509,6 +512,76 @@ def sensitive_strings(holder: Holder, value: Any) -> Iterator[str]:
     for name, block in holder.blocks.items():
         for item in _items(block.mode, value.get(name)):
             yield from sensitive_strings(block.block, item)
+
+
+#: The first Terraform that plans a single nested attribute left unset: 1.0.0 to 1.0.4 panic in ``objchange`` planning
+#: one, before asking the provider ("core: Handle null nested single attribute values", hashicorp/terraform#29411).
+_PLANS_UNSET_SINGLE_NESTED: Final = (1, 0, 5)
+
+
+def unset_single_nested(terraform_version: str, type_name: str, block: Block, config: Any) -> tuple[str, str] | None:
+    """The error (summary, detail) of a configuration (decoded) ``terraform_version`` would panic planning: one that
+    leaves an optional single nested attribute unset, on Terraform 1.0.0 to 1.0.4; else None.
+
+    >>> from .schema import read_provider_schema
+    >>> doc = {"resource_schemas": {"bucket": {"block": {"attributes": {"website": {"optional": True, "nested_type": {
+    ...     "nesting_mode": "single", "attributes": {"index": {"type": "string", "required": True}}}}}}}}}
+    >>> block = read_provider_schema(doc, "a/b").resources["bucket"].block
+    >>> unset_single_nested("1.0.3", "bucket", block, {"website": {"index": "i"}}) is None
+    True
+    >>> unset_single_nested("1.0.5", "bucket", block, {"website": None}) is None
+    True
+    >>> print("\\n".join(unset_single_nested("1.0.3", "bucket", block, {"website": None})))
+    Terraform 1.0.3 would panic planning bucket: it leaves website unset
+    Terraform 1.0.0 to 1.0.4 panic planning an optional single nested attribute left unset (hashicorp/terraform#29388, fixed in Terraform 1.0.5): set website, or use Terraform 1.0.5 or newer.
+    """
+    version = _version_tuple(terraform_version)  # () when not told (a data source; before ConfigureProvider)
+    if not version or version >= _PLANS_UNSET_SINGLE_NESTED:
+        return None
+    unset = list(_unset_single_nested(block, plain(block, config), ""))
+    if not unset:
+        return None
+    names = ", ".join(unset)
+    return (
+        f"Terraform {terraform_version} would panic planning {type_name}: it leaves {names} unset",
+        "Terraform 1.0.0 to 1.0.4 panic planning an optional single nested attribute left unset "
+        f"(hashicorp/terraform#29388, fixed in Terraform 1.0.5): set {names}, or use Terraform 1.0.5 or newer.",
+    )
+
+
+def _unset_single_nested(holder: Holder, value: Any, at: str) -> Iterator[str]:
+    """The paths of the optional single nested attributes (not computed) a plain value leaves null, at any depth."""
+    if not isinstance(value, dict):
+        return
+    for name, attribute in holder.attributes.items():
+        nested, current = attribute.nested, value.get(name)
+        if nested is None or attribute.computed:
+            continue  # a computed one left null takes the prior value: Terraform never looks inside
+        if nested.mode == "single" and current is None:
+            yield at + name
+        for item in _items(nested.mode, current):
+            yield from _unset_single_nested(nested, item, f"{at}{name}.")
+    for name, block in holder.blocks.items():
+        for item in _items(block.mode, value.get(name)):
+            yield from _unset_single_nested(block.block, item, f"{at}{name}.")
+
+
+def planned_action(prior: Any, planned: Any) -> str:
+    """The action a planned state means for a prior state, as :attr:`MockCall.action` records it.
+
+    An update whose planned state equals the prior state (decoded, as Terraform compares them)
+    is a no-op: Terraform applies nothing for it.
+
+    >>> planned_action(None, {"id": "a"}), planned_action({"id": "a"}, None)
+    ('create', 'delete')
+    >>> planned_action({"id": "a", "n": 1}, {"id": "a", "n": 2}), planned_action({"id": "a"}, {"id": "a"})
+    ('update', 'no-op')
+    """
+    if planned is None:
+        return "delete"
+    if prior is None:
+        return "create"
+    return "no-op" if planned == prior else "update"
 
 
 def _items(mode: str, value: Any) -> list[Any]:
