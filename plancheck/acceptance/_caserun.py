@@ -65,6 +65,10 @@ from ._workplace import PLAN_FILE, Place, ProviderSession, RunSettings, WorkingD
 
 __all__ = ["ENV_PERSIST_WORKING_DIR", "ENV_REFRESH_AFTER_APPLY"]
 
+#: A Go program that crashed: the runtime's own "panic: ..." line, or Terraform's crash banner. A crash exits 2 (11
+#: when Terraform's own handler caught it), which under -detailed-exitcode reads as "changes present".
+_CRASHED: Final = re.compile(r"^(?:panic: |!+ TERRAFORM CRASH !+$)", re.MULTILINE)
+
 _Doc = TypeVar("_Doc", Plan, State)
 #: How many shown documents keep their loaded Plan or State (a step holds at most a plan and two states).
 _KEPT_DOCUMENTS: Final = 4
@@ -268,6 +272,9 @@ class CaseRun:
         ok = (0, 2) if "-detailed-exitcode" in args else (0,)
         try:
             result = self.tf(stage, *args, ok=ok, place=place)
+            if result.returncode == 2 and _CRASHED.search(result.stderr):
+                name = os.path.basename(self.settings.terraform.path)
+                raise _StepFailure(stage, f"{name} plan crashed (exit code 2 and a Go panic: no plan was made)", result)
         except _StepFailure as failure:
             self.wd.errored_plan(self, stage, place)  # test coverage: the conditions that stopped planning
             initial = self.case.initial_state

@@ -296,6 +296,30 @@ CHANGES = plan_json(("null_resource.a", ["delete", "create"]), ("null_resource.b
             id="non-empty-refresh-plan-of-a-plan-only-step",
         ),
         pytest.param(
+            # Under -detailed-exitcode exit status 2 is "changes present", and a Go panic exits 2 too: Terraform
+            # 1.0.0-1.0.4 crashed so planning a nested attribute, and the crash read as a plan with changes.
+            [rule("plan", "-detailed-exitcode", responses=[
+                {"exit": 0},
+                {"exit": 2, "stderr": "panic: interface conversion: interface {} is nil\n\ngoroutine 1 [running]:\n"}])],
+            TestStep(config=CONFIG, plan_only=True),
+            Stage.POST_APPLY_POST_REFRESH,
+            "terraform plan crashed (exit code 2 and a Go panic: no plan was made)",
+            PLAN_REFRESH,
+            False,
+            id="a-detailed-exitcode-plan-that-crashed",
+        ),
+        pytest.param(
+            [rule("plan", "-detailed-exitcode", responses=[
+                {"exit": 0},
+                {"exit": 2, "stderr": "\n!!!!!!!!!!!!!!!!!!!!!!!!!!! TERRAFORM CRASH !!!!!!!!!!!!!!!!!!!!!!!!!!!!\n\nTerraform crashed!\n"}])],
+            TestStep(config=CONFIG, plan_only=True),
+            Stage.POST_APPLY_POST_REFRESH,
+            "terraform plan crashed (exit code 2 and a Go panic: no plan was made)",
+            PLAN_REFRESH,
+            False,
+            id="a-detailed-exitcode-plan-with-terraform-s-crash-banner",
+        ),
+        pytest.param(
             [],
             TestStep(config=CONFIG, expect_non_empty_plan=True),
             Stage.POST_APPLY_POST_REFRESH,
