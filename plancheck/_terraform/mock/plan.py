@@ -9,7 +9,7 @@ run there: no credentials, no network for the mocked providers. Every process an
 directory are ended and removed when it returns or fails.
 
 It reads a few things of the module's own files without Terraform: module calls and sensitive
-variables. A few tokens of Terraform's native syntax (:func:`hcl_tokens`: words, plain strings,
+variables. A few tokens of Terraform's native syntax (:func:`plancheck._text.hcl_tokens`: words, plain strings,
 brackets, ``=``; strings, heredocs and comments skipped as HCL skips them) are enough to find module
 sources, sensitive variable declarations and a variables file's plain values, without a full HCL
 parser; a ``.tf.json`` file is read as JSON.
@@ -39,7 +39,7 @@ from ..._errors import ArgumentError, TfCheckError
 from ..._frozen import public
 from ..._loading.source import write_whole
 from ..._redact import Secrets, secret_strings
-from ..._text import flagged_sensitive
+from ..._text import HCL_ESCAPES, HCL_TOKEN, flagged_sensitive, hcl_spans, hcl_tokens, heredoc_body
 
 if TYPE_CHECKING:
     from ..._documents.plan import Plan
@@ -57,114 +57,11 @@ __all__ = [
     "copy_module",
     "declared_sensitive",
     "find_terraform",
-    "hcl_tokens",
     "input_secrets",
     "plan_module",
     "plan_sensitive",
     "scrubbing",
 ]
-
-_ESCAPES: Final = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
-_HCL_TOKEN: Final = re.compile(
-    r"""
-    \s+ | \#[^\n]* | //[^\n]* | /\*.*?(?:\*/|\Z)
-    | (?P<heredoc> <<-? (?P<tag>[A-Za-z_][\w-]*) [ \t]* \r?\n )
-    | (?P<quote> " )
-    | (?P<word> [A-Za-z_][\w-]* )
-    | (?P<op> ==|!=|<=|>=|=> )
-    | (?P<punct> [][{}()=] )
-    | (?P<other> . )
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-
-
-def hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
-    """The tokens of a native syntax file that matter here: words, plain strings, brackets and ``=``.
-
-    >>> list(hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
-    [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
-    """
-    for kind, value, _ in _hcl_spans(text):
-        yield kind, value
-
-
-def _hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
-    """:func:`hcl_tokens`, each with the offset where it starts.
-
-    >>> list(_hcl_spans('pw = "x"'))
-    [('word', 'pw', 0), ('=', None, 3), ('string', 'x', 5)]
-    """
-    pos = 0
-    while pos < len(text):
-        match = _HCL_TOKEN.match(text, pos)
-        assert match is not None  # the last alternative takes any one character
-        start, pos = pos, match.end()
-        if match["quote"]:
-            pos, literal = _hcl_string(text, pos)
-            yield "string", literal, start
-        elif match["heredoc"]:
-            pos = _heredoc_body(text, match)[1]
-            yield "heredoc", None, start
-        elif match["word"]:
-            yield "word", match["word"], start
-        elif match["punct"]:
-            yield match["punct"], None, start
-        elif match["op"] or match["other"]:
-            yield "other", None, start
-
-
-def _heredoc_body(text: str, opening: re.Match[str]) -> tuple[str, int]:
-    """(its body, its end) of the heredoc whose ``<<TAG`` line :data:`_HCL_TOKEN` matched as ``opening``: it runs
-    to the line holding its tag alone, or to the end of ``text``.
-
-    >>> _heredoc_body('x = <<EOT\\na\\n  EOT\\ny', _HCL_TOKEN.match('x = <<EOT\\na\\n  EOT\\ny', 4))
-    ('a\\n', 17)
-    """
-    end = re.compile(rf"^[ \t]*{re.escape(opening['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, opening.end())
-    return text[opening.end() : end.start() if end else len(text)], end.end() if end else len(text)
-
-
-def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
-    """Skip the quoted template whose opening quote ends at ``pos``: (its end, its value when it is a plain string).
-
-    >>> _hcl_string('"../lib" }', 1), _hcl_string('"a${ {k = "}"}[0] }b" x', 1), _hcl_string('"$${x}"', 1)
-    ((8, '../lib'), (21, None), (7, '${x}'))
-    """
-    # -1: inside quotes; n >= 0: inside ${ } (or %{ }) with n braces open, where a quote opens a nested template.
-    stack = [-1]
-    value: list[str] = []
-    literal = True
-    while stack and pos < len(text):
-        char = text[pos]
-        pos += 1
-        if stack[-1] >= 0:
-            if char == '"':
-                stack.append(-1)
-            elif char in "{}":
-                stack[-1] += 1 if char == "{" else -1
-                if stack[-1] < 0:
-                    stack.pop()
-        elif char == '"':
-            stack.pop()
-        elif char == "\n":
-            break  # a quoted string ends on its line; Terraform reports the missing quote
-        elif char == "\\":
-            escaped = _ESCAPES.get(text[pos : pos + 1])
-            literal = literal and escaped is not None
-            value.append(escaped or "")
-            pos += 1
-        elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
-            value.append(char + "{")
-            pos += 2
-        elif char in "$%" and text.startswith("{", pos):
-            literal = False
-            stack.append(0)
-            pos += 1
-        else:
-            value.append(char)
-    return pos, "".join(value) if literal and not stack else None
-
 
 # -- module calls ---------------------------------------------------------------------------------
 
@@ -420,7 +317,7 @@ def _assignments(
     tokens: list[tuple[str, str | None]] = []
     before: tuple[str, str | None, int] = ("", None, 0)
     last: tuple[str, str | None, int] = ("", None, 0)
-    for kind, value, at in _hcl_spans(text):
+    for kind, value, at in hcl_spans(text):
         level = 0 if block is None else 1
         # A word at the value's level followed by "=" (or, in a block, "{") starts the next argument or block.
         starts = depth == level and last[0] == "word" and (kind == "=" or (kind == "{" and level == 1))
@@ -448,15 +345,15 @@ def _given(tokens: list[tuple[str, str | None]], source: str) -> Iterator[str]:
     yield from (value for kind, value in tokens if kind == "string" and value is not None)
     if not _one_plain_string(tokens):
         yield from _written(source)
-        for kind, value, at in _hcl_spans(source):
+        for kind, value, at in hcl_spans(source):
             if kind == "string" and value is None:
                 evaluated = _template_value(source, at + 1)
                 if evaluated is not None:
                     yield evaluated[1]
             elif kind == "heredoc":
                 # Terraform shows a heredoc evaluated and escaped ("a-b\\n  c\\n"): each evaluated line is secret.
-                opening = _HCL_TOKEN.match(source, at)
-                body = _template_value(_heredoc_body(source, opening)[0], 0, quoted=False) if opening else None
+                opening = HCL_TOKEN.match(source, at)
+                body = _template_value(heredoc_body(source, opening)[0], 0, quoted=False) if opening else None
                 if body is not None:
                     yield from (line.strip() for line in body[1].splitlines())
 
@@ -487,7 +384,7 @@ def _template_value(text: str, pos: int, *, quoted: bool = True) -> tuple[int, s
         if (char == "\n" and quoted) or (char == "%" and text.startswith("{", pos)):
             return None  # a quoted string ends on its line; a directive is not evaluated here
         if char == "\\" and quoted:
-            escaped = _ESCAPES.get(text[pos : pos + 1])
+            escaped = HCL_ESCAPES.get(text[pos : pos + 1])
             if escaped is None:
                 return None
             value.append(escaped)
