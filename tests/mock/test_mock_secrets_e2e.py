@@ -218,3 +218,26 @@ def test_mock_plan_never_prints_a_constant_a_call_gives_a_child_modules_sensitiv
                                               encoding="utf-8")
     _, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
     assert "(sensitive)" in err
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize("text", [
+    pytest.param(f'{{"variable": {{"pw": {{"sensitive": true, "type": "string", "default": "{PLAIN}" "x"}}}}}}\n',
+                 id="a-sensitive-default"),
+    pytest.param(f'{{"variable": {{"pw": {{"\\u0073ensitive": true, "default": "{PLAIN}" "x"}}}}}}\n',
+                 id="a-sensitive-default-its-flag-escaped"),
+    pytest.param(f'{{"module": {{"c": {{"source": "./child", "pw": "{PLAIN}" "x"}}}}}}\n',
+                 id="a-value-a-call-gives-a-childs-sensitive-variable"),
+])
+def test_mock_plan_never_prints_a_line_of_a_configuration_file_that_is_no_json(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, text: str, output: str
+) -> None:
+    # Terraform's syntax error quotes the file's line (`1: {"variable": ...}`): which block a value there is in, or
+    # whether a flag makes it sensitive, cannot be read from a file that is no JSON, so each of its lines is a secret.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf.json").write_text(text, encoding="utf-8")
+    (module / "child" / "main.tf").write_text('variable "pw" {\n  type      = string\n  sensitive = true\n}\n',
+                                              encoding="utf-8")
+    out, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
+    assert "\n   1: (sensitive)\n" in (json.loads(out)["error"]["message"] if output == "json" else err), err

@@ -75,16 +75,30 @@ def _json_module_calls(text: str) -> list[tuple[str, str]]:
     return [(name, body["source"]) for name, body in _json_blocks(text, "module") if isinstance(body.get("source"), str)]
 
 
+#: What :func:`_json_document` gives for a text that is no JSON.
+_NOT_JSON: Final = object()
+
+
+def _json_document(text: str) -> Any:
+    """The JSON document ``text`` holds, numbers exact (kept as written: 1.10 shows as 1.10 and as 1.1), or
+    :data:`_NOT_JSON`.
+
+    >>> _json_document('{"n": 1.10}'), _json_document('{"n": 1') is _NOT_JSON
+    ({'n': Decimal('1.10')}, True)
+    """
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
+
+
 def _json_blocks(text: str, block_type: str) -> list[tuple[str, dict[str, Any]]]:
     """(label, body) of each ``block_type`` block of a JSON file, numbers exact; none when it is not JSON.
 
     >>> _json_blocks('{"variable": [{"a": {"default": 1.10}}, {"b": [{}, {"type": "string"}]}]}', "variable")
     [('a', {'default': Decimal('1.10')}), ('b', {}), ('b', {'type': 'string'})]
     """
-    try:
-        document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
-    except (ValueError, RecursionError):
-        return []
+    document = _json_document(text)
     return [
         (name, body)
         for blocks in _objects(document.get(block_type) if isinstance(document, dict) else None)
@@ -200,10 +214,7 @@ def _file_values(path: str, names: set[str]) -> Iterator[str]:
     except OSError:
         return
     if path.endswith(".json"):
-        try:
-            document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
-        except (ValueError, RecursionError):
-            document = None
+        document = _json_document(text)
         if isinstance(document, dict):
             for name in names & set(document):
                 yield from secret_strings(document[name])
@@ -462,10 +473,32 @@ def input_secrets(
         children = []  # a module that cannot be read or reached: Terraform refuses it before evaluating a default
     for child in map(Path, children):
         found.extend(_default_values(child, declared_sensitive(child)))
-    # What a module (the root or a local child) gives a local child's sensitive variable is Terraform's to show too.
+    # What a module (the root or a local child) gives a local child's sensitive variable is Terraform's to show too;
+    # and a line of a file of one that is no JSON, which Terraform quotes in its syntax error.
     for module in [directory, *map(Path, children)]:
         found.extend(call_secrets(module))
+        found.extend(_unreadable_lines(module))
     return Secrets(found)
+
+
+def _unreadable_lines(directory: Path) -> Iterator[str]:
+    """Every line of each ``.tf.json`` file of the module in ``directory`` that is no JSON: Terraform quotes the lines
+    of its syntax error, and which block a value there is in (a sensitive variable's default, a value given to a
+    child's sensitive variable), or whether a flag makes it sensitive, cannot be told (failing closed, as
+    :func:`_file_values` reads a variables file that is no JSON object).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for name, text in [("a.tf.json", '{"variable": {"pw": {"sensitive": true,\\n  "default": "hunter2" "x"}}}'),
+    ...                        ("b.tf.json", '{"output": {"o": {"value": "plain"}}}')]:
+    ...         _ = (Path(d) / name).write_text(text)
+    ...     broken = list(_unreadable_lines(Path(d)))
+    >>> broken
+    ['{"variable": {"pw": {"sensitive": true,', '"default": "hunter2" "x"}}}']
+    """
+    for is_json, text in _module_texts(directory):
+        if is_json and _json_document(text) is _NOT_JSON:
+            yield from (line.strip() for line in text.splitlines())
 
 
 #: What the variables files Terraform loads by itself end with: terraform.tfvars(.json), NAME.auto.tfvars(.json).
