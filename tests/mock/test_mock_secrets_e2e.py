@@ -241,3 +241,19 @@ def test_mock_plan_never_prints_a_line_of_a_configuration_file_that_is_no_json(
                                               encoding="utf-8")
     out, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
     assert "\n   1: (sensitive)\n" in (json.loads(out)["error"]["message"] if output == "json" else err), err
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize("name", ["override.tf", "main_override.tf"])
+def test_mock_plan_never_prints_a_constant_an_override_file_gives_a_child_modules_sensitive_variable(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, name: str, output: str
+) -> None:
+    # The override file's block of the call has no source (the call's file has it): its argument was read by none.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf").write_text('module "c" {\n  source = "./child"\n  pw     = "x"\n}\n', encoding="utf-8")
+    (module / name).write_text(f'module "c" {{\n  pw = "{PLAIN}" + 1\n}}\n', encoding="utf-8")
+    (module / "child" / "main.tf").write_text('variable "pw" {\n  type      = string\n  sensitive = true\n}\n',
+                                              encoding="utf-8")
+    out, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
+    assert "\n   2:   pw = (sensitive)\n" in (json.loads(out)["error"]["message"] if output == "json" else err), err

@@ -253,18 +253,29 @@ def call_secrets(directory: Path) -> Iterator[str]:
     ...     _ = (Path(d) / "j.tf.json").write_text('{"module": {"j": {"source": "./child", "pw": ["s3cret-y"]}}}')
     ...     sorted(call_secrets(Path(d)))
     ['hunter2-x', 's3cret-y']
+
+    An argument an override file gives a call is read by the call's ``source`` in any file of the module (Terraform
+    merges the blocks of one call): ``override.tf`` holding ``module "c" { pw = "..." }`` alone.
     """
-    sensitive_of = children_sensitive(directory)
-    for is_json, text in _module_texts(directory):
+    children = children_sensitive(directory)
+    texts = list(_module_texts(directory))
+    sources: dict[str, set[str]] = {}
+    for is_json, text in texts:
+        for label, source in _json_module_calls(text) if is_json else _hcl_module_calls(text):
+            sources.setdefault(label, set()).add(source)
+
+    def sensitive_of(call: str | None) -> set[str]:
+        return {name for source in sources.get(call or "", ()) for name in children(source)}
+
+    for is_json, text in texts:
         if is_json:
-            for _, body in _json_blocks(text, "module"):
-                for name in sensitive_of(body.get("source")) & set(body):
+            for label, body in _json_blocks(text, "module"):
+                for name in sensitive_of(label) & set(body):
                     yield from call_value_secrets(body[name])
             continue
-        sources = dict(_hcl_module_calls(text))
         for call, name, tokens, source in _assignments(text, "module"):
             # A reference (var.pw, module.x.out[0]) names where a value comes from, not the value.
-            if call is not None and name in sensitive_of(sources.get(call)) and not _REFERENCE.fullmatch(source.strip()):
+            if name in sensitive_of(call) and not _REFERENCE.fullmatch(source.strip()):
                 yield from _given(tokens, source)
 
 
