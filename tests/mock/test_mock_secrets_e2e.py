@@ -257,3 +257,20 @@ def test_mock_plan_never_prints_a_constant_an_override_file_gives_a_child_module
                                               encoding="utf-8")
     out, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
     assert "\n   2:   pw = (sensitive)\n" in (json.loads(out)["error"]["message"] if output == "json" else err), err
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_mock_plan_never_prints_a_literal_of_a_template_a_json_call_gives_a_childs_sensitive_variable(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, output: str
+) -> None:
+    # A .tf.json call's template was skipped whole (a reference names where a value comes from): its quoted strings
+    # are the value, and Terraform's error quotes the call's line.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf.json").write_text(
+        f'{{"module": {{"c": {{"source": "./child", "pw": "${{\\"{PLAIN}\\" + 1}}"}}}}}}\n', encoding="utf-8")
+    (module / "child" / "main.tf").write_text('variable "pw" {\n  type      = string\n  sensitive = true\n}\n',
+                                              encoding="utf-8")
+    out, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
+    shown = json.loads(out)["error"]["message"] if output == "json" else err
+    assert '\n   1: {"module": {"c": {"source": "./child", "pw": "${\\"(sensitive)\\" + 1}"}}}\n' in shown, shown

@@ -284,14 +284,18 @@ _REFERENCE: Final = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d+\])+")
 
 
 def call_value_secrets(value: Any) -> list[str]:
-    """The secrets of a JSON value a call gives a child's sensitive variable: its strings, but a template's
-    (``"${var.pw}"`` names where a secret comes from, not the secret: its pieces would blank out every mention of
-    the variable), as for a sensitive output's value.
+    """The secrets of a JSON value a call gives a child's sensitive variable: its strings, but of a template only the
+    quoted strings of its expressions (``"${upper(\"s3cret\")}"``): ``"${var.pw}"`` names where a secret comes from,
+    not the secret (its pieces would blank out every mention of the variable), as for a sensitive output's value.
 
-    >>> call_value_secrets(["hunter2-x", "${var.pw}"])
-    ['hunter2-x']
+    >>> sorted(call_value_secrets(["hunter2-x", "${var.pw}", '${upper("s3cret-z") + var.n}']))
+    ['hunter2-x', 's3cret-z']
     """
-    return [text for text in secret_strings(value) if "${" not in text]
+    return [
+        secret
+        for text in secret_strings(value)
+        for secret in ([text] if "${" not in text else [v for kind, v, _ in hcl_spans(text) if kind == "string" and v])
+    ]
 
 
 def children_sensitive(directory: Path) -> Callable[[object], set[str]]:
