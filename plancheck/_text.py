@@ -1,7 +1,8 @@
 """Text shared by the whole library: quoting a string, suggesting the closest names, naming an exception
 that user code raised, matching globs, and where a text may hold a cut value or a whole token, the
 windows (runs of characters) of texts and the spans a cover holds, that finding a secret's pieces in a text asks about,
-and every text a number can be shown as, that a secret number is scrubbed in.
+and every text a number can be shown as, that a secret number is scrubbed in; and the few tokens of Terraform's native
+syntax (HCL) that reading a module's files for their secrets needs.
 
 Below every layer that writes messages or matches names (documents, matchers, checks, mock
 providers, the CLI), so each uses the one copy.
@@ -18,7 +19,7 @@ import os
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Context, Decimal
 from itertools import accumulate
 from typing import Any, Final
@@ -26,6 +27,8 @@ from typing import Any, Final
 from tfjsonpath._jsontypes import Cycle, number_text
 
 __all__ = [
+    "HCL_ESCAPES",
+    "HCL_TOKEN",
     "Glob",
     "Program",
     "Step",
@@ -42,6 +45,9 @@ __all__ = [
     "exception_message",
     "exception_text",
     "flagged_sensitive",
+    "hcl_spans",
+    "hcl_tokens",
+    "heredoc_body",
     "lone_surrogate_at",
     "number_spellings",
     "one_line",
@@ -860,6 +866,110 @@ def config_parts(address: str) -> list[str]:
     if "[" not in address:
         return [address]  # most addresses: no instance key, no split
     return [part.strip(".") for part in _ANY_INSTANCE_KEY.split(address) if part.strip(".")]
+
+
+#: The escapes of a quoted HCL string that stand for one character.
+HCL_ESCAPES: Final = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+#: A token of Terraform's native syntax (HCL) as the mock-plan secret readers take it.
+HCL_TOKEN: Final = re.compile(
+    r"""
+    \s+ | \#[^\n]* | //[^\n]* | /\*.*?(?:\*/|\Z)
+    | (?P<heredoc> <<-? (?P<tag>[A-Za-z_][\w-]*) [ \t]* \r?\n )
+    | (?P<quote> " )
+    | (?P<word> [A-Za-z_][\w-]* )
+    | (?P<op> ==|!=|<=|>=|=> )
+    | (?P<punct> [][{}()=] )
+    | (?P<other> . )
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
+    """The tokens of a native syntax file that matter here: words, plain strings, brackets and ``=``.
+
+    >>> list(hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
+    [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
+    """
+    for kind, value, _ in hcl_spans(text):
+        yield kind, value
+
+
+def hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
+    """:func:`hcl_tokens`, each with the offset where it starts.
+
+    >>> list(hcl_spans('pw = "x"'))
+    [('word', 'pw', 0), ('=', None, 3), ('string', 'x', 5)]
+    """
+    pos = 0
+    while pos < len(text):
+        match = HCL_TOKEN.match(text, pos)
+        assert match is not None  # the last alternative takes any one character
+        start, pos = pos, match.end()
+        if match["quote"]:
+            pos, literal = _hcl_string(text, pos)
+            yield "string", literal, start
+        elif match["heredoc"]:
+            pos = heredoc_body(text, match)[1]
+            yield "heredoc", None, start
+        elif match["word"]:
+            yield "word", match["word"], start
+        elif match["punct"]:
+            yield match["punct"], None, start
+        elif match["op"] or match["other"]:
+            yield "other", None, start
+
+
+def heredoc_body(text: str, opening: re.Match[str]) -> tuple[str, int]:
+    """(its body, its end) of the heredoc whose ``<<TAG`` line :data:`HCL_TOKEN` matched as ``opening``: it runs
+    to the line holding its tag alone, or to the end of ``text``.
+
+    >>> heredoc_body('x = <<EOT\\na\\n  EOT\\ny', HCL_TOKEN.match('x = <<EOT\\na\\n  EOT\\ny', 4))
+    ('a\\n', 17)
+    """
+    end = re.compile(rf"^[ \t]*{re.escape(opening['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, opening.end())
+    return text[opening.end() : end.start() if end else len(text)], end.end() if end else len(text)
+
+
+def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
+    """Skip the quoted template whose opening quote ends at ``pos``: (its end, its value when it is a plain string).
+
+    >>> _hcl_string('"../lib" }', 1), _hcl_string('"a${ {k = "}"}[0] }b" x', 1), _hcl_string('"$${x}"', 1)
+    ((8, '../lib'), (21, None), (7, '${x}'))
+    """
+    # -1: inside quotes; n >= 0: inside ${ } (or %{ }) with n braces open, where a quote opens a nested template.
+    stack = [-1]
+    value: list[str] = []
+    literal = True
+    while stack and pos < len(text):
+        char = text[pos]
+        pos += 1
+        if stack[-1] >= 0:
+            if char == '"':
+                stack.append(-1)
+            elif char in "{}":
+                stack[-1] += 1 if char == "{" else -1
+                if stack[-1] < 0:
+                    stack.pop()
+        elif char == '"':
+            stack.pop()
+        elif char == "\n":
+            break  # a quoted string ends on its line; Terraform reports the missing quote
+        elif char == "\\":
+            escaped = HCL_ESCAPES.get(text[pos : pos + 1])
+            literal = literal and escaped is not None
+            value.append(escaped or "")
+            pos += 1
+        elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
+            value.append(char + "{")
+            pos += 2
+        elif char in "$%" and text.startswith("{", pos):
+            literal = False
+            stack.append(0)
+            pos += 1
+        else:
+            value.append(char)
+    return pos, "".join(value) if literal and not stack else None
 
 
 #: What a ``sensitive`` argument's source text says when it is plainly false: the literal, parenthesised or not, and

@@ -27,7 +27,7 @@ from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
 from .lazy import LazyEntries, LazyObject, Thunk
 from .location import hidden_inside, json_location
-from .split import SplitPlan, split_fast
+from .split import SplitPlan, exact_raw, split_fast
 from .split_state import plan_state_skims, split_state
 from .validate import (
     VALIDATION_MODES,
@@ -137,24 +137,37 @@ def refuse_cycle(document: Any, error: Callable[..., DocumentFormatError], sourc
 
 def _readable(split: SplitPlan) -> dict[str, Any]:
     """A split plan that failed validation, as its secrets are read: every member parsed (and validated, as reading
-    one is: one that fails raises, and the value the error would quote is hidden), an entry array's unsound entries
-    as the view parsed them.
+    one is; the one being refused as its text parses), an entry array's unsound entries as the view parsed them.
     """
     readable: dict[str, Any] = {}
     for key, value in split.values.items():
         if isinstance(value, LazyEntries):
             view = split.view.get(key)
-            readable[key] = [_entry(value, view, i) for i in range(len(value))]
+            readable[key] = [_entry(split, key, view, i) for i in range(len(value))]
         else:
-            readable[key] = value.load() if isinstance(value, Thunk) else value
+            readable[key] = _member(split, key) if isinstance(value, Thunk) else value
     return readable
 
 
-def _entry(entries: LazyEntries, view: Any, i: int) -> Any:
-    """Entry ``i`` of an entry array read for its secrets: the view's where it parsed it (it is unsound)."""
+def _member(split: SplitPlan, key: str) -> Any:
+    """Member ``key``, left unparsed, read for its secrets: validated, or the text's, unvalidated, where reading it
+    refuses it again (the member being refused)."""
+    try:
+        return split.values[key].load()
+    except DocumentFormatError:
+        return exact_raw(split.texts[key], (key,), None)
+
+
+def _entry(split: SplitPlan, key: str, view: Any, i: int) -> Any:
+    """Entry ``i`` of entry array ``key`` read for its secrets: the view's where it parsed it (it is unsound); the
+    text's, unvalidated, where reading it refuses it again (the entry being refused: its secrets, and the rest's,
+    tell which of its location's keys are secrets)."""
     if isinstance(view, list) and not isinstance(view[i], Deferred):
         return view[i]
-    return entries[i]
+    try:
+        return split.entries[key][i]
+    except DocumentFormatError:
+        return exact_raw(split.texts[key], (key,), None)[i]
 
 
 def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> Loaded:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from tfjsonpath import MapStep, SliceStep
 from tfjsonpath._jsontypes import is_object, is_sequence
 
-__all__ = ["PathKey", "hidden_from", "hidden_inside", "json_location"]
+__all__ = ["PathKey", "hidden_from", "hidden_inside", "hidden_keys_from", "json_location"]
 
 PathKey = tuple[str | int, ...]
 
@@ -114,6 +114,28 @@ def hidden_from(path: PathKey, document: Any, at: PathKey = ()) -> int | None:
     except Exception:  # marks no walk can read, a document no walk foresaw: every key inside a value (failing closed)
         return hidden_inside(path, at)
     return None
+
+
+def hidden_keys_from(path: PathKey, document: Any, at: PathKey, shows: Callable[[str], bool]) -> int | None:
+    """The index of ``path`` from which its location hides the keys: inside a sensitive map (:func:`hidden_from`), or
+    from the first key that ``shows(text)`` says shows a secret of the document (the one rule: a string equal to a
+    secret is one wherever it stands, a key of a marks tree too). The keys are asked together, then one by one only
+    when they show one; where ``shows`` raises (the secrets cannot be read), every key inside a holder's value or
+    tree is hidden (failing closed).
+
+    >>> path = ("resource_changes", 0, "change", "after_sensitive", "tags", "hunter2")
+    >>> hidden_keys_from(path, {}, (), lambda text: "hunter2" in text), hidden_keys_from(path, {}, (), lambda text: False)
+    (5, None)
+    """
+    hidden = hidden_from(path, document, at)
+    keys = [(i, step) for i, step in enumerate(path[:hidden]) if isinstance(step, str)]
+    try:
+        if not keys or not shows("\n".join(key for _, key in keys)):
+            return hidden
+        return next((i for i, key in keys if shows(key)), hidden)
+    except Exception:
+        inside = hidden_inside(path, at)
+        return inside if hidden is None or (inside is not None and inside < hidden) else hidden
 
 
 def _member(node: Any, *keys: str | int) -> Any:

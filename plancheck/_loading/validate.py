@@ -38,7 +38,7 @@ from tfjsonpath._jsontypes import is_object, number_text
 
 from .._errors import ArgumentError, DocumentFormatError, PlanFormatError, StateFormatError  # noqa: F401  (the doctests name PlanFormatError)
 from .._frozen import FrozenValue, frozen
-from .location import PathKey, hidden_from, hidden_inside, json_location
+from .location import PathKey, hidden_inside, hidden_keys_from, json_location
 
 __all__ = [
     "KNOWN_ACTIONS",
@@ -238,21 +238,33 @@ def loading_whole(readable: Callable[[], Any] | None) -> Iterator[None]:
         _WHOLE.reset(token)
 
 
-def _shows_secret(
-    violation: Violation, document: Callable[[], Any], at: PathKey, error: type[DocumentFormatError], text: str
-) -> bool:
+def _shows_secret(violation: Violation, shows: Callable[[str], bool], at: PathKey, text: str) -> bool:
     """Whether the quoted ``text`` of ``violation`` may be a secret; True (hidden: failing closed) where that cannot
-    be told: inside a holder's value or marks tree, with no test registered, or when the test fails on a
-    document malformed as no walk foresaw (the document failed to load, so its marks may be anything).
+    be told: inside a holder's value or marks tree, or where ``shows`` (:func:`_secret_asker`) raises.
     """
-    if hidden_inside(violation.path, at) is not None or not _secret_tests:
+    if hidden_inside(violation.path, at) is not None:
         return True
     try:
-        with loading_whole(None):  # reading it validates its entries: one failing again raises, and is hidden
-            whole = document()
-        return _secret_tests[0](error, whole, at, text)
+        return shows(text)
     except Exception:
         return True
+
+
+def _secret_asker(document: Callable[[], Any], at: PathKey, error: type[DocumentFormatError]) -> Callable[[str], bool]:
+    """Whether a text shows a secret of the document ``document()`` reads (found at ``at`` in its whole), read when
+    first asked; raising where that cannot be told: with no test registered, or a document malformed as no walk
+    foresaw (it failed to load, so its marks may be anything)."""
+    read: list[Any] = []
+
+    def shows(text: str) -> bool:
+        if not _secret_tests:
+            raise LookupError("no secret test registered")
+        if not read:
+            with loading_whole(None):  # reading it validates its entries: one failing again raises
+                read.append(document())
+        return _secret_tests[0](error, read[0], at, text)
+
+    return shows
 
 
 def render_violation(
@@ -265,7 +277,8 @@ def render_violation(
     readable: Callable[[], Any] | None = None,
 ) -> DocumentFormatError:
     """The error both validation modes raise for ``violation`` in ``document`` (found at ``at`` in its whole
-    document: an entry checked alone); a key of a sensitive map in its location is hidden (:func:`hidden_from`),
+    document: an entry checked alone); a key of a sensitive map in its location is hidden, and a key that spells a
+    secret of the document (:func:`~plancheck._loading.location.hidden_keys_from`),
     and so is a quoted value that is a secret of the document (``readable()`` gives the document to read its
     secrets from where ``document`` is a view of it holding placeholders).
 
@@ -280,12 +293,13 @@ def render_violation(
     at_whole: PathKey = at
     if whole is not None:  # an entry of a document being loaded, checked alone: the whole one's secrets count
         readable, at_whole = whole, ()
-    if quoted is not None and _shows_secret(violation, readable or (lambda: document), at_whole, error, quoted):
+    shows = _secret_asker(readable or (lambda: document), at_whole, error)
+    if quoted is not None and _shows_secret(violation, shows, at_whole, quoted):
         # An error's found part only: loading a valid document imports no redaction.
         from .._redact import SENSITIVE
 
         found = SENSITIVE
-    location = json_location(violation.path, hidden_from(violation.path, document, at))
+    location = json_location(violation.path, hidden_keys_from(violation.path, document, at, shows))
     other = _another_format(document) if violation.kind == "required" and violation.path == ("format_version",) else None
     if other is not None:
         expected = 'a "format_version" key (a terraform show -json plan or state)'

@@ -18,7 +18,6 @@ from typing import Any, ClassVar, Final
 
 from .._frozen import FrozenValue, frozen, keyword_hints, public
 from .._terraform.providers.factory import normalize_providers
-from .._text import lone_surrogate_at
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import (
     TestDefinitionError,
@@ -26,6 +25,8 @@ from ._errors import (
     refuse_cycle,
     refuse_oversized,
     refusing_value,
+    require_utf8,
+    scrubbing_secrets,
     wrapped_strings,
 )
 from ._options import AdditionalCLIOptions, ImportStateKind
@@ -38,7 +39,6 @@ __all__ = [
     "Sensitive",
     "TestCase",
     "TestStep",
-    "require_utf8",
     "sensitive_strings",
     "unwrap_sensitive",
 ]
@@ -116,7 +116,7 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
     >>> unwrap_sensitive({"a": Sensitive({"hunter2": float("nan")})}, "variables")
     Traceback (most recent call last):
     ...
-    plancheck.acceptance.TestDefinitionError: variables["a"]["(sensitive)"]: numbers must be finite, got nan
+    plancheck.acceptance.TestDefinitionError: variables["a"]["(sensitive)"]: numbers must be finite, got (sensitive)
     >>> unwrap_sensitive({"pw": Sensitive("s3cret"), "tags": {"s3cret": {1}}}, "variables")
     Traceback (most recent call last):
     ...
@@ -170,22 +170,6 @@ def unwrap_sensitive(value: Any, where: str) -> Any:
                     at, f"expected a JSON value (str, number, bool, None, list, dict), got {_type_name(current)}"
                 )
         return result[0]
-
-
-def require_utf8(text: str, where: str, *, secret: bool = False) -> None:
-    """Raise :class:`TestDefinitionError` at ``where`` when ``text`` cannot be written as UTF-8: it shows none of it,
-    and where in it only when it is no ``secret``.
-
-    >>> require_utf8("ok", "TestStep.config")
-    >>> require_utf8("a\\ud800", "TestStep.config")
-    Traceback (most recent call last):
-    ...
-    plancheck.acceptance.TestDefinitionError: TestStep.config: expected UTF-8 text, found a lone surrogate at character 1
-    """
-    start = lone_surrogate_at(text)
-    if start is not None:
-        at = "" if secret else f" at character {start}"
-        raise TestDefinitionError(where, f"expected UTF-8 text, found a lone surrogate{at}")
 
 
 def _checks(value: object, where: str, method: str, noun: str) -> tuple[Any, ...]:
@@ -530,6 +514,12 @@ class TestStep(FrozenValue):
     allow_warnings: Sequence[Any] = ()
 
     def __post_init__(self) -> None:
+        # The one rule: a string a Sensitive wraps in the variables is a secret wherever it stands, in a plain key of
+        # the config or the variables, a variable's name or an address, as in every message of the step's run.
+        with scrubbing_secrets(self.variables, [f"TestStep.{f.name}" for f in fields(self)], _opened):
+            self._validate()
+
+    def _validate(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestStep.providers"))
         self._check_flags()
         self._check_query()

@@ -9,7 +9,7 @@ Internal to the runner: a :class:`_StepFailure` keeps the raw, unredacted texts 
 ``expect_error`` pattern sees what Terraform printed; ``CaseRun.error`` scrubs them. The helpers
 after it lay out its texts (a listing, a command's output, a plan's changes). :func:`refuse_cycle` raises a
 TestDefinitionError for a definition's value that holds a cycle; :func:`refusing_value` refuses one so, and
-scrubs where any refusal of it stands of its secrets.
+scrubs any refusal of it of its secrets (:func:`scrubbing_secrets`, which a step's whole validation runs in).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from .._frozen import public
 from .._loading.source import MAX_BYTES_ENV, max_input_bytes
 from .._redact import Secrets, collect_secret_strings
 from .._terraform.binary import CommandResult
+from .._text import lone_surrogate_at
 
 __all__ = [
     "AcceptanceError",
@@ -41,6 +42,8 @@ __all__ = [
     "refuse_cycle",
     "refuse_oversized",
     "refusing_value",
+    "require_utf8",
+    "scrubbing_secrets",
     "wrapped_strings",
 ]
 
@@ -355,18 +358,6 @@ class ComposedCheckError(TfCheckError, AssertionError):
         return (type(self), (self.total, self.failures))
 
 
-def _location_secrets(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Secrets:
-    """The strings of every wrapped part of ``value`` (:func:`wrapped_strings`), trusting ``where``: what a refusal
-    of ``value`` scrubs from the location it names, whose keys outside a wrapper are shown, unless one spells a secret
-    held elsewhere in ``value``.
-
-    >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
-    >>> _location_secrets({"a": ("secret", {"alice": "s3cret"}), "b": {"s3cret": 1}}, "v", hidden).scrub('v["b"]["s3cret"]')
-    'v["b"]["(sensitive)"]'
-    """
-    return Secrets(wrapped_strings(value, unwrap)).trusting([where])
-
-
 def wrapped_strings(value: Any, unwrap: Callable[[Any], Any], *, hidden: bool = False) -> set[str]:
     """The strings of every wrapped part of ``value`` (``unwrap`` opens a wrapper, as :func:`refuse_cycle`'s does;
     all of it when ``hidden``), by the one rule (:func:`plancheck._redact.collect_secret_strings`).
@@ -431,13 +422,28 @@ def refuse_oversized(value: Mapping[str, Any], where: str, unwrap: Callable[[Any
     )
 
 
+def require_utf8(text: str, where: str, *, secret: bool = False) -> None:
+    """Raise :class:`TestDefinitionError` at ``where`` when ``text`` cannot be written as UTF-8: it shows none of it,
+    and where in it only when it is no ``secret``.
+
+    >>> require_utf8("ok", "TestStep.config")
+    >>> require_utf8("a\\ud800", "TestStep.config")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: TestStep.config: expected UTF-8 text, found a lone surrogate at character 1
+    """
+    start = lone_surrogate_at(text)
+    if start is not None:
+        at = "" if secret else f" at character {start}"
+        raise TestDefinitionError(where, f"expected UTF-8 text, found a lone surrogate{at}")
+
+
 @contextmanager
 def refusing_value(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Iterator[Callable[[str], str]]:
     """Refuse ``value`` (at ``where``) if it holds a cycle (:func:`refuse_cycle`, ``unwrap`` opening a wrapper), and
-    within this block, as the block's own walk refuses it: each :class:`TestDefinitionError` names its location
-    scrubbed of every secret of ``value`` (:func:`_location_secrets`), as a plain map's key may spell a string wrapped
-    elsewhere. The block is given that scrub, for a text it shows of ``value`` itself (a key's repr). The secrets are
-    collected when first needed: a value refused.
+    within this block, as the block's own walk refuses it: each :class:`TestDefinitionError` is scrubbed of every
+    secret of ``value`` (:func:`scrubbing_secrets`), as a plain map's key may spell a string wrapped elsewhere. The
+    block is given that scrub, for a text it shows of ``value`` itself (a key's repr).
 
     >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
     >>> with refusing_value({"pw": ("secret", "s3cret")}, "v", hidden):
@@ -446,18 +452,36 @@ def refusing_value(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Iter
     ...
     plancheck.acceptance.TestDefinitionError: v["tags"]["(sensitive)"]: expected a str
     """
+    with scrubbing_secrets(value, (where,), unwrap) as scrub:
+        refuse_cycle(value, where, unwrap)
+        yield scrub
+
+
+@contextmanager
+def scrubbing_secrets(value: Any, trusted: Iterable[str], unwrap: Callable[[Any], Any]) -> Iterator[Callable[[str], str]]:
+    """Within this block, each :class:`TestDefinitionError` names its location and its problem scrubbed of every
+    secret of ``value`` (:func:`wrapped_strings`; ``trusted``: the names of the places, as a definition's fields): a
+    string wrapped in ``value`` is a secret wherever it stands, in a plain key of ``value`` or in another argument of
+    the same definition. The block is given that scrub. The secrets are collected when first needed: a value refused.
+
+    >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
+    >>> with scrubbing_secrets({"pw": ("secret", "s3cret")}, ["v.taint"], hidden):
+    ...     raise TestDefinitionError("v.taint[0]", "expected an address, got 's3cret x'")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: v.taint[0]: expected an address, got '(sensitive) x'
+    """
     made: list[Secrets] = []
 
     def scrub(text: str) -> str:
         if not made:
-            made.append(_location_secrets(value, where, unwrap))
+            made.append(Secrets(wrapped_strings(value, unwrap)).trusting(trusted))
         return made[0].scrub(text)
 
     try:
-        refuse_cycle(value, where, unwrap)
         yield scrub
     except TestDefinitionError as exc:
-        shown = scrub(exc.where)
-        if shown == exc.where:
+        shown, problem = scrub(exc.where), scrub(exc.problem)
+        if (shown, problem) == (exc.where, exc.problem):
             raise
-        raise TestDefinitionError(shown, exc.problem) from None
+        raise TestDefinitionError(shown, problem) from None

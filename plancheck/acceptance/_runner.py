@@ -556,15 +556,17 @@ def _variables_argument(variables: object) -> tuple[dict[str, Any], Secrets]:
         raise MockPlanArgumentError(
             "variables", f"variables: expected a dict of variable name -> value, got {type(variables).__name__}"
         )
+    secrets = Secrets(sensitive_strings(variables))
     for name in variables:
         if not isinstance(name, str) or not name.isidentifier():
-            shown = repr(name) if isinstance(name, str) else type(name).__name__
+            # The one rule: a name that spells a Sensitive string of another variable is that secret.
+            shown = secrets.scrub(repr(name)) if isinstance(name, str) else type(name).__name__
             raise MockPlanArgumentError("variables", f"variables: {shortened(shown)} is not a variable name")
     try:
         values = unwrap_sensitive(dict(variables), "variables")
     except TestDefinitionError as exc:
         raise MockPlanArgumentError("variables", str(exc)) from None
-    return values, Secrets(sensitive_strings(variables))
+    return values, secrets
 
 
 def _cli_config_problem(path: Path) -> str | None:

@@ -33,9 +33,9 @@ from .._redact import SENSITIVE as REDACTED
 from .._terraform.binary import CommandResult, TerraformBinary
 from ..querycheck import QueryFormatError, QueryOutput
 from ..tfversion import Version, VersionError
-from ._case import TestStep, require_utf8
+from ._case import TestStep
 from ._checks import query_result_failures
-from ._errors import Stage, TestDefinitionError, _listing, _StepFailure
+from ._errors import Stage, TestDefinitionError, _listing, _StepFailure, require_utf8
 from ._workplace import Place, WorkingDirectory
 
 if TYPE_CHECKING:

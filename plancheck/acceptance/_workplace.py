@@ -69,8 +69,8 @@ from .._terraform.providers.server import (
 )
 from .._terraform.providers.wire import ProviderDiagnostic
 from .._text import exception_text
-from ._case import TestStep, require_utf8, unwrap_sensitive
-from ._errors import Stage, TestDefinitionError, _StepFailure
+from ._case import TestStep, unwrap_sensitive
+from ._errors import Stage, TestDefinitionError, _StepFailure, require_utf8
 from ._statefiles import default_leftovers_dir
 from .config import TestStepConfigRequest
 

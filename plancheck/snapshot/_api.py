@@ -21,7 +21,7 @@ from .._frozen import FrozenValue, frozen, public
 from .._loading.collector import collector_off
 from .._loading.source import MAX_BYTES_ENV, max_input_bytes, why_unopened, write_whole
 from .._redact import NO_SECRETS, Secrets, revealing_sensitive
-from ._compare import review
+from ._compare import review, scrubbed_error
 from ._errors import SnapshotFormatError, SnapshotMismatchError, SnapshotMissingError
 from ._render import IgnoreSpec, render_snapshot
 from ._secrets import FingerprintKey, resolve_key
@@ -218,7 +218,7 @@ def check_file(
     try:
         existing = read_snapshot_file(name, max_bytes)
     except SnapshotFormatError as exc:
-        raise _scrubbed(exc, secrets) from None
+        raise scrubbed_error(exc, secrets) from None
     if existing is None:
         if not update:
             return FileOutcome("missing", ())
@@ -232,17 +232,12 @@ def check_file(
     except SnapshotFormatError as exc:
         # A snapshot edited into a bad state is replaced when asked to; a file that is no snapshot never is.
         if not update or exc.line == 1:
-            raise _scrubbed(exc, secrets) from None
+            raise scrubbed_error(exc, secrets) from None
         lines = ()
     if update:
         write_snapshot_file(name, text)  # also when only the layout differs: the file stays canonical
         return FileOutcome("updated", lines)
     return FileOutcome("different" if lines else "same", lines)
-
-
-def _scrubbed(exc: SnapshotFormatError, secrets: Secrets) -> SnapshotFormatError:
-    found = None if exc.found is None else secrets.scrub(exc.found)
-    return SnapshotFormatError(exc.file, exc.line, secrets.scrub(exc.expected), found=found)
 
 
 @public("plancheck.snapshot")

@@ -47,6 +47,7 @@ from tfjsonpath import MapStep, Path
 from .._documents.met import met
 from .._loading.collector import collector_off
 from .._redact import SENSITIVE, SENSITIVE_CHANGED, SENSITIVE_UNMARKED, Secrets
+from ._errors import SnapshotFormatError
 from ._format import (
     FACTS,
     FINGERPRINTED,
@@ -68,7 +69,9 @@ from ._format import (
     shown_apart,
 )
 
-__all__ = ["HIDDEN_UNMARKED", "KEY_CHANGED", "compare_texts", "differences", "review", "secret_text", "shown_value"]
+__all__ = [
+    "HIDDEN_UNMARKED", "KEY_CHANGED", "compare_texts", "differences", "review", "scrubbed_error", "secret_text", "shown_value",
+]
 
 #: Values longer than this are cut in a review comment (the file keeps them whole).
 MAX_SHOWN: Final = 72
@@ -399,13 +402,26 @@ def review(
     (['a.b: pw: (sensitive, unmarked) -> (sensitive)'], <Secrets: 1 values>)
     """
     hidden: list[str] = []
-    lines = compare_texts(old, new, old_file, new_file, hidden)
+    try:
+        lines = compare_texts(old, new, old_file, new_file, hidden)
+    except SnapshotFormatError as exc:  # a side that is no snapshot quotes its text: a word there may be a secret
+        raise scrubbed_error(exc, secrets) from None
     found = secrets
     if hidden:
         found = secrets | Secrets(hidden)
         met(Secrets(hidden))
     # Two lines that differ only in secrets say the same once scrubbed (two hidden keys of one map): said once.
     return list(dict.fromkeys(found.scrub(line) for line in lines)), found
+
+
+def scrubbed_error(exc: SnapshotFormatError, secrets: Secrets) -> SnapshotFormatError:
+    """``exc`` with what it quotes of the snapshot text scrubbed of ``secrets``.
+
+    >>> str(scrubbed_error(SnapshotFormatError("a.snap", 3, "a value", found="'hunter2'"), Secrets(["hunter2"])))
+    "a.snap:3: expected a value, found '(sensitive)'"
+    """
+    found = None if exc.found is None else secrets.scrub(exc.found)
+    return SnapshotFormatError(exc.file, exc.line, secrets.scrub(exc.expected), found=found)
 
 
 def _group(header: str) -> str | None:

@@ -211,9 +211,9 @@ class Source:
 
     def _may_hold_secret(self) -> bool:
         """Whether the configuration may hold a secret anywhere: a dict being written may (it is not read again);
-        a text when it or another file of its module has a ``sensitive`` flag or call (as the broken file's fallback of :meth:`_sensitive`, a
-        flag spelt with an escape is not seen)."""
-        return self.document is not None or any("sensitive" in text for text in (self.text, *self.module))
+        a text when it or another file of its module has a ``sensitive`` flag or call (as the broken file's fallback of
+        :meth:`_sensitive`, the text as Terraform reads its escapes: :func:`_unescaped`)."""
+        return self.document is not None or any("sensitive" in _unescaped(text) for text in (self.text, *self.module))
 
     def _sensitive(self, block: str, name: str) -> bool:
         return any(_flagged(document, block, name) for document in (self.document, self.text, *self.module))
@@ -229,7 +229,7 @@ def _flagged(document: Any, block: str, name: str) -> bool:
         try:
             document = json.loads(document, object_pairs_hook=_every_value)
         except Exception:  # broken (or too deep): which block says so cannot be told (failing closed)
-            return '"sensitive"' in document
+            return '"sensitive"' in _unescaped(document)
     files = document if isinstance(document, (list, tuple)) else [document]
     bodies = [
         body
@@ -240,6 +240,19 @@ def _flagged(document: Any, block: str, name: str) -> bool:
     return any(body.get("sensitive", False) not in (False, "false") for body in bodies)
 
 
+def _unescaped(text: str) -> str:
+    r"""The text with each ``\uXXXX`` escape read as its character, for a search of a file that cannot be parsed for
+    a ``sensitive`` flag or call: Terraform reads ``"\u0073ensitive": true`` as the flag. (An escaped backslash before
+    a ``u`` is read so too: the search then fails closed.)
+
+    >>> _unescaped(r'{"\u0073ensitiv\u0065": true, "value": "${sensitiv\u0065(var.pw)}"}')
+    '{"sensitive": true, "value": "${sensitive(var.pw)}"}'
+    """
+    return _UNICODE_ESCAPE.sub(lambda escape: chr(int(escape.group(1), 16)), text)
+
+
+#: A ``\uXXXX`` escape of a JSON string; the only escape that spells a letter.
+_UNICODE_ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})")
 #: Terraform's top-level block types (and OpenTofu's; ``action`` is Terraform 1.14+): the names of
 #: ``_model.TOP_LEVEL``'s specs, here because a location below any other top-level name is hidden.
 BLOCK_TYPES: Final = frozenset({

@@ -116,11 +116,18 @@ _KEY = "zz-secret-key-9k8j7h"
 _UTF8 = "expected UTF-8 text, found a lone surrogate at character"
 
 
+def _looped() -> dict[str, Any]:
+    """A map that holds itself (under ``"x"``)."""
+    looped: dict[str, Any] = {}
+    looped["x"] = looped
+    return looped
+
+
 @pytest.mark.parametrize(
     ("build", "message"),
     [
         pytest.param(lambda: Step(config="", variables={"v": Sensitive({_KEY: float("nan")})}),
-                     'TestStep.variables["v"]["(sensitive)"]: numbers must be finite, got nan', id="nan-below-a-secret-key"),
+                     'TestStep.variables["v"]["(sensitive)"]: numbers must be finite, got (sensitive)', id="nan-below-a-secret-key"),
         pytest.param(lambda: Step(config="", variables={"v": Sensitive({_KEY: {1, 2}})}),
                      'TestStep.variables["v"]["(sensitive)"]: expected a JSON value (str, number, bool, None, list, dict), '
                      "got set", id="not-json-below-a-secret-key"),
@@ -173,12 +180,28 @@ _NOT_JSON = "expected a JSON value (str, number, bool, None, list, dict), got"
         pytest.param(lambda: Step(config="", variables={"pw": Sensitive(_KEY), "tags": {_KEY.encode(): "x"}}),
                      "TestStep.variables[\"tags\"]: map keys must be str, got bytes b'(sensitive)'",
                      id="key-not-str-bytes"),
+        # Elsewhere in the step than its variables: a key of its config dict, a variable's name, an address.
+        pytest.param(lambda: Step(config={"resource": {"aws_x": {_KEY: _looped()}}}, variables={"pw": Sensitive(_KEY)}),
+                     'TestStep.config["resource"]["aws_x"]["(sensitive)"]["(sensitive)"]: expected a JSON value, got a '
+                     "value that contains itself (a cycle)", id="config-key"),
+        pytest.param(lambda: Step(config={_KEY: _looped()}, variables={"pw": Sensitive(_KEY)}),
+                     'TestStep.config["(sensitive)"]["x"]: expected a JSON value, got a value that contains itself (a cycle)',
+                     id="config-block-type"),
+        pytest.param(lambda: Step(config="", variables={"pw": Sensitive(f"{_KEY} x"), f"{_KEY} x": 1}),
+                     "TestStep.variables: '(sensitive)' is not a valid variable name", id="variable-name"),
+        pytest.param(lambda: Step(config="", taint=[f"{_KEY} x"], variables={"pw": Sensitive(_KEY)}),
+                     "TestStep.taint[0]: expected a resource address such as aws_instance.web or "
+                     "module.app.aws_instance.web[0], got '(sensitive) x'", id="taint-address"),
+        pytest.param(lambda: Step(config="", import_state=True, resource_name=f"{_KEY}.x y", variables={"pw": Sensitive(_KEY)}),
+                     "TestStep.resource_name: expected a resource address such as aws_instance.web or "
+                     "module.app.aws_instance.web[0], got '(sensitive).x y'", id="import-resource-name"),
     ],
 )
 def test_a_plain_key_spelling_a_secret_of_the_step_is_hidden(build: Any, message: str) -> None:
     """A plain variable's keys showed in its location even where one spelt a string Sensitive elsewhere in the same
-    step's variables: 'TestStep.variables["tags"]["zz-secret-key-9k8j7h"]'. Such a key is scrubbed by the step's
-    secrets (the location's other keys, and the names of the variables, stay)."""
+    step's variables: 'TestStep.variables["tags"]["zz-secret-key-9k8j7h"]'; so did a key of the step's config dict,
+    a variable's name and an address. Each is scrubbed by the step's secrets wherever it stands (the location's other
+    keys, and the names of the variables that spell none, stay)."""
     with pytest.raises(TestDefinitionError) as info:
         build()
     assert str(info.value) == message

@@ -9,6 +9,7 @@ entry read alone by the lazy route, the full JSON Schema validator).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -180,3 +181,74 @@ class _Unwalkable(dict[str, Any]):
 ], ids=["a change's side", "a resource's values", "no value on the way"])
 def test_a_walk_that_raises_hides_every_key_inside_a_value(path: tuple[str | int, ...], hidden: int | None) -> None:
     assert hidden_from(path, _Unwalkable(resource_changes=[])) == hidden
+
+
+#: A sensitive variable's value, spelt by a key of a marks or unknown tree that no mark covers elsewhere.
+SECRET = "zzvar-secret-4d1f"
+_CHANGE = {"actions": ["update"], "before": {"tags": {}}, "after": {"tags": {SECRET: "v"}}}
+_RESOURCE = {"address": "null_resource.a", "mode": "managed", "type": "null_resource", "name": "a"}
+
+
+def _with_secret(**members: Any) -> dict[str, Any]:
+    return {"format_version": "1.2", "variables": {"pw": {"value": SECRET}},
+            "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}, **members}
+
+
+SPELT = {
+    "a resource change's marks tree": (
+        {"resource_changes": [{**_RESOURCE, "change": {**_CHANGE, "after_sensitive": {"tags": {SECRET: "x"}}}}]},
+        '$.resource_changes[0].change.after_sensitive.tags["(sensitive)"]: expected ' + MARKS + ", found a string"),
+    "a drifted resource's unknown tree": (
+        {"resource_drift": [{**_RESOURCE, "change": {**_CHANGE, "after_unknown": {"tags": {SECRET: 5}}}}]},
+        '$.resource_drift[0].change.after_unknown.tags["(sensitive)"]: expected ' + MARKS + ", found a number"),
+    "an action invocation's marks tree": (
+        {"action_invocations": [{"address": "action.x.y", "type": "x", "name": "y", "provider_name": "p",
+                                 "config_values": {"token": {SECRET: 1}}, "config_sensitive": {"token": {SECRET: "no"}}}]},
+        '$.action_invocations[0].config_sensitive.token["(sensitive)"]: expected ' + MARKS + ", found a string"),
+    "a planned resource's marks tree": (
+        {"planned_values": {"root_module": {"resources": [{**_RESOURCE, "provider_name": "p", "schema_version": 0,
+                                                           "values": {"tags": {SECRET: "v"}},
+                                                           "sensitive_values": {"tags": {SECRET: 3}}}]}}},
+        '$.planned_values.root_module.resources[0].sensitive_values.tags["(sensitive)"]: expected ' + MARKS
+        + ", found a number"),
+    # Not over-hidden: a key that spells no secret says where.
+    "a key that spells no secret": (
+        {"resource_changes": [{**_RESOURCE, "change": {**_CHANGE, "after_sensitive": {"tags": {"plain": "x"}}}}]},
+        '$.resource_changes[0].change.after_sensitive.tags.plain: expected ' + MARKS + ", found a string"),
+}
+
+
+@pytest.mark.parametrize("route", [*ROUTES, "Plan(raw)"])
+@pytest.mark.parametrize("validation", ["fast", "full"])
+@pytest.mark.parametrize(("members", "message"), SPELT.values(), ids=SPELT.keys())
+def test_a_location_key_spelling_a_secret_of_the_document_is_hidden(
+        members: dict[str, Any], message: str, route: str, validation: str, request: pytest.FixtureRequest) -> None:
+    """The one rule: a string equal to a secret of the document is one wherever it stands, a location's key too.
+    Before, a key of a tree that no mark covers, spelling a sensitive variable's value, showed in the location."""
+    if route == "fast-lazy" and validation == "fast" and "action" not in message and "plain" not in message:
+        # Read after loading (an entry, a member validated when read), the lazy route's tree has only itself to tell
+        # the document's secrets by: the lead decides between reading the whole again there and hiding every key.
+        request.applymarker(pytest.mark.xfail(strict=True, reason="known gap: the lazy route validates a tree when "
+                                              "first read, without the whole document"))
+    document = _with_secret(**members)
+    if route == "Plan(raw)":
+        with pytest.raises(PlanFormatError) as info:
+            Plan(document)
+        found: Any = info.value
+    else:
+        found = load_fully(route, dumps(document), validation)
+    assert isinstance(found, PlanFormatError), found
+    assert str(found).removeprefix("plan.json: ") == message
+    if "plain" not in message:
+        assert SECRET not in str(found) + repr(found)
+
+
+def test_a_state_location_key_spelling_a_sensitive_output_is_hidden() -> None:
+    state = {"format_version": "1.0", "values": {"outputs": {"pw": {"sensitive": True, "value": SECRET}}, "root_module": {
+        "resources": [{"address": "a.b", "mode": "managed", "type": "a", "name": "b", "schema_version": 0,
+                       "values": {"tags": {SECRET: "v"}}, "sensitive_values": {"tags": {SECRET: "x"}}}]}}}
+    for make in (State, State.from_dict, lambda d: State.from_json(json.dumps(d))):
+        with pytest.raises(StateFormatError) as info:
+            make(state)
+        assert str(info.value) == (
+            '$.values.root_module.resources[0].sensitive_values.tags["(sensitive)"]: expected ' + MARKS + ", found a string")

@@ -218,3 +218,59 @@ def test_mock_plan_never_prints_a_constant_a_call_gives_a_child_modules_sensitiv
                                               encoding="utf-8")
     _, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
     assert "(sensitive)" in err
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize("text", [
+    pytest.param(f'{{"variable": {{"pw": {{"sensitive": true, "type": "string", "default": "{PLAIN}" "x"}}}}}}\n',
+                 id="a-sensitive-default"),
+    pytest.param(f'{{"variable": {{"pw": {{"\\u0073ensitive": true, "default": "{PLAIN}" "x"}}}}}}\n',
+                 id="a-sensitive-default-its-flag-escaped"),
+    pytest.param(f'{{"module": {{"c": {{"source": "./child", "pw": "{PLAIN}" "x"}}}}}}\n',
+                 id="a-value-a-call-gives-a-childs-sensitive-variable"),
+])
+def test_mock_plan_never_prints_a_line_of_a_configuration_file_that_is_no_json(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, text: str, output: str
+) -> None:
+    # Terraform's syntax error quotes the file's line (`1: {"variable": ...}`): which block a value there is in, or
+    # whether a flag makes it sensitive, cannot be read from a file that is no JSON, so each of its lines is a secret.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf.json").write_text(text, encoding="utf-8")
+    (module / "child" / "main.tf").write_text('variable "pw" {\n  type      = string\n  sensitive = true\n}\n',
+                                              encoding="utf-8")
+    out, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
+    assert "\n   1: (sensitive)\n" in (json.loads(out)["error"]["message"] if output == "json" else err), err
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize("name", ["override.tf", "main_override.tf"])
+def test_mock_plan_never_prints_a_constant_an_override_file_gives_a_child_modules_sensitive_variable(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, name: str, output: str
+) -> None:
+    # The override file's block of the call has no source (the call's file has it): its argument was read by none.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf").write_text('module "c" {\n  source = "./child"\n  pw     = "x"\n}\n', encoding="utf-8")
+    (module / name).write_text(f'module "c" {{\n  pw = "{PLAIN}" + 1\n}}\n', encoding="utf-8")
+    (module / "child" / "main.tf").write_text('variable "pw" {\n  type      = string\n  sensitive = true\n}\n',
+                                              encoding="utf-8")
+    out, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
+    assert "\n   2:   pw = (sensitive)\n" in (json.loads(out)["error"]["message"] if output == "json" else err), err
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_mock_plan_never_prints_a_literal_of_a_template_a_json_call_gives_a_childs_sensitive_variable(
+    tf_acceptance: AcceptanceRunner, tmp_path: Path, output: str
+) -> None:
+    # A .tf.json call's template was skipped whole (a reference names where a value comes from): its quoted strings
+    # are the value, and Terraform's error quotes the call's line.
+    module = tmp_path / "module"
+    (module / "child").mkdir(parents=True)
+    (module / "main.tf.json").write_text(
+        f'{{"module": {{"c": {{"source": "./child", "pw": "${{\\"{PLAIN}\\" + 1}}"}}}}}}\n', encoding="utf-8")
+    (module / "child" / "main.tf").write_text('variable "pw" {\n  type      = string\n  sensitive = true\n}\n',
+                                              encoding="utf-8")
+    out, err = _mock_plan_hiding_plain(tf_acceptance, module, 2, "--format", output)
+    shown = json.loads(out)["error"]["message"] if output == "json" else err
+    assert '\n   1: {"module": {"c": {"source": "./child", "pw": "${\\"(sensitive)\\" + 1}"}}}\n' in shown, shown

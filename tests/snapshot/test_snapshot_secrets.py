@@ -89,3 +89,34 @@ def test_the_copies_are_hidden_by_value_not_by_chance() -> None:
     bare = snapshot.render(plan, key=None)
     assert set(leaks(bare, PLANTED)) == {"attr", "output", "var"}
     assert leaks(snapshot.render(Plan.from_dict(document), key=None), PLANTED) == []
+
+
+_PW = "zz-snapdiff-pw-3k9q"  # a sensitive variable's value, copied unmarked into an attribute
+_VALUE = ("expected a value: a JSON string, number, true, false or null, {}, [], (known after apply), (sensitive) or "
+          "(sensitive #<12 hex digits>), found '(sensitive)'")
+
+
+def _pw_plan() -> Plan:
+    return Plan.from_dict({"format_version": "1.2", "variables": {"pw": {"value": _PW}},
+                           "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+                           "resource_changes": [{"address": "cloud_bucket.logs", "mode": "managed", "type": "cloud_bucket",
+                                                 "name": "logs", "change": {"actions": ["create"], "after": {"name": "logs"}}}]})
+
+
+@pytest.mark.parametrize(("sides", "where"), [
+    pytest.param(lambda text, file, plan: (text, plan), "<snapshot>", id="text-then-plan"),
+    pytest.param(lambda text, file, plan: (plan, text), "<snapshot>", id="plan-then-text"),
+    pytest.param(lambda text, file, plan: (file, plan), "FILE", id="file-then-plan"),
+])
+def test_a_side_that_is_no_snapshot_quotes_no_secret_of_the_plan_it_is_diffed_with(
+        tmp_path: Path, sides: Any, where: str) -> None:
+    """diff() showed the word a broken snapshot text quotes, a secret of the plan on the other side, as it was;
+    assert_matches and check_file scrubbed it. Now review(), the one way a comparison is shown, scrubs it."""
+    plan = _pw_plan()
+    text = snapshot.render(plan).replace('  name = "logs"', f"  name = {_PW}")
+    file = tmp_path / "bad.snap"
+    file.write_text(text, encoding="utf-8")
+    with pytest.raises(SnapshotFormatError) as info:
+        snapshot.diff(*sides(text, file, plan))
+    assert str(info.value) == f"{where.replace('FILE', str(file))}:6: {_VALUE}"
+    assert _PW not in str(info.value) + repr(info.value)

@@ -563,3 +563,23 @@ def test_an_argument_a_local_child_declares_sensitive_is_hidden(
     with pytest.raises(ConfigCheckError) as info:
         ExpectModule("c", inputs={"pw": "nope"}).check_config(load_config(tmp_path / read))
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    pytest.param(f'${{\\"{CHILD_SECRET}\\"}}', _HIDDEN, id="a-quoted-string"),
+    pytest.param(f'${{upper(\\"{CHILD_SECRET}\\") + var.n}}', _HIDDEN, id="a-function-argument"),
+    # Not over-hidden: a template that only names where the value comes from.
+    pytest.param("${var.pw}", 'ExpectModule: module.c: pw: expected value "nope" for StringExact check, got: "${var.pw}"',
+                 id="a-reference"),
+])
+def test_a_literal_in_a_template_a_call_gives_a_childs_sensitive_variable_is_hidden(
+    tmp_path: pathlib.Path, value: str, message: str
+) -> None:
+    # A template's quoted strings are what the call gives; only its references name where a value comes from.
+    (tmp_path / "main.tf.json").write_text(f'{{"module": {{"c": {{"source": "./child", "pw": "{value}"}}}}}}',
+                                           encoding="utf-8")
+    (tmp_path / "child").mkdir()
+    (tmp_path / "child" / "v.tf").write_text('variable "pw" {\n  sensitive = true\n}\n', encoding="utf-8")
+    with pytest.raises(ConfigCheckError) as info:
+        ExpectModule("c", inputs={"pw": "nope"}).check_config(load_config(tmp_path))
+    assert str(info.value) == message

@@ -63,6 +63,22 @@ ROWS = {
     "a misspelt block type's body in an array of documents": (
         f'[{{"outptu": {{"o": {{"sensitive": true, "value": {{"{KEY}": {WORD}}}}}}}}}]',
         '$[0]["outptu"]["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected a JSON value, found (sensitive)'),
+    # A flag or a sensitive() call spelt with a JSON escape is the flag or the call Terraform reads: the broken file's
+    # search for them reads escapes as Terraform does.
+    **{
+        f"a sensitive {block}'s flag spelt {flag}, its {body} broken": (
+            f'{{"{block}": {{"pw": {{"{flag}": true, "{body}": {{"value: {WORD}" 1}}}}}}}}',
+            f'$.{block}["pw"]["{body}"]["(sensitive)"]: expected \':\' after a property name, found \'1\'')
+        for block, body in [("variable", "default"), ("output", "value")]
+        for flag in ("\\u0073ensitive", "sensitiv\\u0065")
+    },
+    "a misspelt block type's body, its sensitive flag spelt with an escape": (
+        f'{{"varible": {{"pw": {{"\\u0073ensitive": true, "default": {{"value: {WORD}" 1}}}}}}}}',
+        '$.varible["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected \':\' after a property name, found \'1\''),
+    "a misspelt block type's body, a sensitive() call spelt with an escape before it": (
+        '{"output": {"o": {"value": "${sensitiv\\u0065(var.pw)}"}}, '
+        f'"varible": {{"pw": {{"default": {{"value: {WORD}" 1}}}}}}}}',
+        '$.varible["(sensitive)"]["(sensitive)"]["(sensitive)"]: expected \':\' after a property name, found \'1\''),
     # Not over-hidden: a default no sensitive block holds, and a character of syntax.
     "a default of a variable that is not sensitive": (
         f'{{"variable": {{"pw": {{"sensitive": false, "default": {{"{KEY}": 1, "{KEY}": 2}}}}}}}}',
@@ -150,6 +166,10 @@ def test_the_block_types_a_location_is_shown_below_are_the_schemas() -> None:
                   "b.tf.json": '{"output": {"o": {"value": "x", "sensitive": true}}}'},
                  'a.tf.json:1:47: $.varible["(sensitive)"]["(sensitive)"]: expected \',\' or \'}\' after an object property, '
                  "found (sensitive)", id="a-misspelt-block-type-in-a-module-with-a-sensitive-flag-elsewhere"),
+    pytest.param({"a.tf.json": f'{{"varible": {{"pw": {{"default": "{WORD}" {WORD}}}}}}}',
+                  "b.tf.json": '{"output": {"o": {"value": "${sensitiv\\u0065(var.pw)}"}}}'},
+                 'a.tf.json:1:47: $.varible["(sensitive)"]["(sensitive)"]: expected \',\' or \'}\' after an object property, '
+                 "found (sensitive)", id="a-misspelt-block-type-in-a-module-with-a-sensitive-call-spelt-with-an-escape-elsewhere"),
 ])
 def test_a_module_directorys_other_files_tell_what_is_sensitive(tmp_path: Path, files: dict[str, str], message: str) -> None:
     for name, text in files.items():

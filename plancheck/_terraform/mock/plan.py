@@ -9,7 +9,7 @@ run there: no credentials, no network for the mocked providers. Every process an
 directory are ended and removed when it returns or fails.
 
 It reads a few things of the module's own files without Terraform: module calls and sensitive
-variables. A few tokens of Terraform's native syntax (:func:`hcl_tokens`: words, plain strings,
+variables. A few tokens of Terraform's native syntax (:func:`plancheck._text.hcl_tokens`: words, plain strings,
 brackets, ``=``; strings, heredocs and comments skipped as HCL skips them) are enough to find module
 sources, sensitive variable declarations and a variables file's plain values, without a full HCL
 parser; a ``.tf.json`` file is read as JSON.
@@ -40,7 +40,7 @@ from ..._frozen import public
 from ..._loading.jsontext import show_json_refused
 from ..._loading.source import write_whole
 from ..._redact import Secrets, secret_strings
-from ..._text import flagged_sensitive
+from ..._text import HCL_ESCAPES, HCL_TOKEN, flagged_sensitive, hcl_spans, hcl_tokens, heredoc_body
 
 if TYPE_CHECKING:
     from ..._documents.plan import Plan
@@ -59,114 +59,11 @@ __all__ = [
     "copy_module",
     "declared_sensitive",
     "find_terraform",
-    "hcl_tokens",
     "input_secrets",
     "plan_module",
     "plan_sensitive",
     "scrubbing",
 ]
-
-_ESCAPES: Final = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
-_HCL_TOKEN: Final = re.compile(
-    r"""
-    \s+ | \#[^\n]* | //[^\n]* | /\*.*?(?:\*/|\Z)
-    | (?P<heredoc> <<-? (?P<tag>[A-Za-z_][\w-]*) [ \t]* \r?\n )
-    | (?P<quote> " )
-    | (?P<word> [A-Za-z_][\w-]* )
-    | (?P<op> ==|!=|<=|>=|=> )
-    | (?P<punct> [][{}()=] )
-    | (?P<other> . )
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-
-
-def hcl_tokens(text: str) -> Iterator[tuple[str, str | None]]:
-    """The tokens of a native syntax file that matter here: words, plain strings, brackets and ``=``.
-
-    >>> list(hcl_tokens('a = <<EOT\\n}"\\nEOT\\n/* } */ b {"${c}"}'))  # doctest: +NORMALIZE_WHITESPACE
-    [('word', 'a'), ('=', None), ('heredoc', None), ('word', 'b'), ('{', None), ('string', None), ('}', None)]
-    """
-    for kind, value, _ in _hcl_spans(text):
-        yield kind, value
-
-
-def _hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
-    """:func:`hcl_tokens`, each with the offset where it starts.
-
-    >>> list(_hcl_spans('pw = "x"'))
-    [('word', 'pw', 0), ('=', None, 3), ('string', 'x', 5)]
-    """
-    pos = 0
-    while pos < len(text):
-        match = _HCL_TOKEN.match(text, pos)
-        assert match is not None  # the last alternative takes any one character
-        start, pos = pos, match.end()
-        if match["quote"]:
-            pos, literal = _hcl_string(text, pos)
-            yield "string", literal, start
-        elif match["heredoc"]:
-            pos = _heredoc_body(text, match)[1]
-            yield "heredoc", None, start
-        elif match["word"]:
-            yield "word", match["word"], start
-        elif match["punct"]:
-            yield match["punct"], None, start
-        elif match["op"] or match["other"]:
-            yield "other", None, start
-
-
-def _heredoc_body(text: str, opening: re.Match[str]) -> tuple[str, int]:
-    """(its body, its end) of the heredoc whose ``<<TAG`` line :data:`_HCL_TOKEN` matched as ``opening``: it runs
-    to the line holding its tag alone, or to the end of ``text``.
-
-    >>> _heredoc_body('x = <<EOT\\na\\n  EOT\\ny', _HCL_TOKEN.match('x = <<EOT\\na\\n  EOT\\ny', 4))
-    ('a\\n', 17)
-    """
-    end = re.compile(rf"^[ \t]*{re.escape(opening['tag'])}[ \t]*\r?$", re.MULTILINE).search(text, opening.end())
-    return text[opening.end() : end.start() if end else len(text)], end.end() if end else len(text)
-
-
-def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
-    """Skip the quoted template whose opening quote ends at ``pos``: (its end, its value when it is a plain string).
-
-    >>> _hcl_string('"../lib" }', 1), _hcl_string('"a${ {k = "}"}[0] }b" x', 1), _hcl_string('"$${x}"', 1)
-    ((8, '../lib'), (21, None), (7, '${x}'))
-    """
-    # -1: inside quotes; n >= 0: inside ${ } (or %{ }) with n braces open, where a quote opens a nested template.
-    stack = [-1]
-    value: list[str] = []
-    literal = True
-    while stack and pos < len(text):
-        char = text[pos]
-        pos += 1
-        if stack[-1] >= 0:
-            if char == '"':
-                stack.append(-1)
-            elif char in "{}":
-                stack[-1] += 1 if char == "{" else -1
-                if stack[-1] < 0:
-                    stack.pop()
-        elif char == '"':
-            stack.pop()
-        elif char == "\n":
-            break  # a quoted string ends on its line; Terraform reports the missing quote
-        elif char == "\\":
-            escaped = _ESCAPES.get(text[pos : pos + 1])
-            literal = literal and escaped is not None
-            value.append(escaped or "")
-            pos += 1
-        elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
-            value.append(char + "{")
-            pos += 2
-        elif char in "$%" and text.startswith("{", pos):
-            literal = False
-            stack.append(0)
-            pos += 1
-        else:
-            value.append(char)
-    return pos, "".join(value) if literal and not stack else None
-
 
 # -- module calls ---------------------------------------------------------------------------------
 
@@ -180,16 +77,30 @@ def _json_module_calls(text: str) -> list[tuple[str, str]]:
     return [(name, body["source"]) for name, body in _json_blocks(text, "module") if isinstance(body.get("source"), str)]
 
 
+#: What :func:`_json_document` gives for a text that is no JSON.
+_NOT_JSON: Final = object()
+
+
+def _json_document(text: str) -> Any:
+    """The JSON document ``text`` holds, numbers exact (kept as written: 1.10 shows as 1.10 and as 1.1), or
+    :data:`_NOT_JSON`.
+
+    >>> _json_document('{"n": 1.10}'), _json_document('{"n": 1') is _NOT_JSON
+    ({'n': Decimal('1.10')}, True)
+    """
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except (ValueError, RecursionError):
+        return _NOT_JSON
+
+
 def _json_blocks(text: str, block_type: str) -> list[tuple[str, dict[str, Any]]]:
     """(label, body) of each ``block_type`` block of a JSON file, numbers exact; none when it is not JSON.
 
     >>> _json_blocks('{"variable": [{"a": {"default": 1.10}}, {"b": [{}, {"type": "string"}]}]}', "variable")
     [('a', {'default': Decimal('1.10')}), ('b', {}), ('b', {'type': 'string'})]
     """
-    try:
-        document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
-    except (ValueError, RecursionError):
-        return []
+    document = _json_document(text)
     return [
         (name, body)
         for blocks in _objects(document.get(block_type) if isinstance(document, dict) else None)
@@ -305,10 +216,7 @@ def _file_values(path: str, names: set[str]) -> Iterator[str]:
     except OSError:
         return
     if path.endswith(".json"):
-        try:
-            document = json.loads(text, parse_float=Decimal)  # kept as written: 1.10 shows as 1.10 and as 1.1
-        except (ValueError, RecursionError):
-            document = None
+        document = _json_document(text)
         if isinstance(document, dict):
             for name in names & set(document):
                 yield from secret_strings(document[name])
@@ -347,18 +255,29 @@ def call_secrets(directory: Path) -> Iterator[str]:
     ...     _ = (Path(d) / "j.tf.json").write_text('{"module": {"j": {"source": "./child", "pw": ["s3cret-y"]}}}')
     ...     sorted(call_secrets(Path(d)))
     ['hunter2-x', 's3cret-y']
+
+    An argument an override file gives a call is read by the call's ``source`` in any file of the module (Terraform
+    merges the blocks of one call): ``override.tf`` holding ``module "c" { pw = "..." }`` alone.
     """
-    sensitive_of = children_sensitive(directory)
-    for is_json, text in _module_texts(directory):
+    children = children_sensitive(directory)
+    texts = list(_module_texts(directory))
+    sources: dict[str, set[str]] = {}
+    for is_json, text in texts:
+        for label, source in _json_module_calls(text) if is_json else _hcl_module_calls(text):
+            sources.setdefault(label, set()).add(source)
+
+    def sensitive_of(call: str | None) -> set[str]:
+        return {name for source in sources.get(call or "", ()) for name in children(source)}
+
+    for is_json, text in texts:
         if is_json:
-            for _, body in _json_blocks(text, "module"):
-                for name in sensitive_of(body.get("source")) & set(body):
+            for label, body in _json_blocks(text, "module"):
+                for name in sensitive_of(label) & set(body):
                     yield from call_value_secrets(body[name])
             continue
-        sources = dict(_hcl_module_calls(text))
         for call, name, tokens, source in _assignments(text, "module"):
             # A reference (var.pw, module.x.out[0]) names where a value comes from, not the value.
-            if call is not None and name in sensitive_of(sources.get(call)) and not _REFERENCE.fullmatch(source.strip()):
+            if name in sensitive_of(call) and not _REFERENCE.fullmatch(source.strip()):
                 yield from _given(tokens, source)
 
 
@@ -367,14 +286,18 @@ _REFERENCE: Final = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d+\])+")
 
 
 def call_value_secrets(value: Any) -> list[str]:
-    """The secrets of a JSON value a call gives a child's sensitive variable: its strings, but a template's
-    (``"${var.pw}"`` names where a secret comes from, not the secret: its pieces would blank out every mention of
-    the variable), as for a sensitive output's value.
+    """The secrets of a JSON value a call gives a child's sensitive variable: its strings, but of a template only the
+    quoted strings of its expressions (``"${upper(\"s3cret\")}"``): ``"${var.pw}"`` names where a secret comes from,
+    not the secret (its pieces would blank out every mention of the variable), as for a sensitive output's value.
 
-    >>> call_value_secrets(["hunter2-x", "${var.pw}"])
-    ['hunter2-x']
+    >>> sorted(call_value_secrets(["hunter2-x", "${var.pw}", '${upper("s3cret-z") + var.n}']))
+    ['hunter2-x', 's3cret-z']
     """
-    return [text for text in secret_strings(value) if "${" not in text]
+    return [
+        secret
+        for text in secret_strings(value)
+        for secret in ([text] if "${" not in text else [v for kind, v, _ in hcl_spans(text) if kind == "string" and v])
+    ]
 
 
 def children_sensitive(directory: Path) -> Callable[[object], set[str]]:
@@ -422,7 +345,7 @@ def _assignments(
     tokens: list[tuple[str, str | None]] = []
     before: tuple[str, str | None, int] = ("", None, 0)
     last: tuple[str, str | None, int] = ("", None, 0)
-    for kind, value, at in _hcl_spans(text):
+    for kind, value, at in hcl_spans(text):
         level = 0 if block is None else 1
         # A word at the value's level followed by "=" (or, in a block, "{") starts the next argument or block.
         starts = depth == level and last[0] == "word" and (kind == "=" or (kind == "{" and level == 1))
@@ -450,15 +373,15 @@ def _given(tokens: list[tuple[str, str | None]], source: str) -> Iterator[str]:
     yield from (value for kind, value in tokens if kind == "string" and value is not None)
     if not _one_plain_string(tokens):
         yield from _written(source)
-        for kind, value, at in _hcl_spans(source):
+        for kind, value, at in hcl_spans(source):
             if kind == "string" and value is None:
                 evaluated = _template_value(source, at + 1)
                 if evaluated is not None:
                     yield evaluated[1]
             elif kind == "heredoc":
                 # Terraform shows a heredoc evaluated and escaped ("a-b\\n  c\\n"): each evaluated line is secret.
-                opening = _HCL_TOKEN.match(source, at)
-                body = _template_value(_heredoc_body(source, opening)[0], 0, quoted=False) if opening else None
+                opening = HCL_TOKEN.match(source, at)
+                body = _template_value(heredoc_body(source, opening)[0], 0, quoted=False) if opening else None
                 if body is not None:
                     yield from (line.strip() for line in body[1].splitlines())
 
@@ -489,7 +412,7 @@ def _template_value(text: str, pos: int, *, quoted: bool = True) -> tuple[int, s
         if (char == "\n" and quoted) or (char == "%" and text.startswith("{", pos)):
             return None  # a quoted string ends on its line; a directive is not evaluated here
         if char == "\\" and quoted:
-            escaped = _ESCAPES.get(text[pos : pos + 1])
+            escaped = HCL_ESCAPES.get(text[pos : pos + 1])
             if escaped is None:
                 return None
             value.append(escaped)
@@ -567,10 +490,32 @@ def input_secrets(
         children = []  # a module that cannot be read or reached: Terraform refuses it before evaluating a default
     for child in map(Path, children):
         found.extend(_default_values(child, declared_sensitive(child)))
-    # What a module (the root or a local child) gives a local child's sensitive variable is Terraform's to show too.
+    # What a module (the root or a local child) gives a local child's sensitive variable is Terraform's to show too;
+    # and a line of a file of one that is no JSON, which Terraform quotes in its syntax error.
     for module in [directory, *map(Path, children)]:
         found.extend(call_secrets(module))
+        found.extend(_unreadable_lines(module))
     return Secrets(found)
+
+
+def _unreadable_lines(directory: Path) -> Iterator[str]:
+    """Every line of each ``.tf.json`` file of the module in ``directory`` that is no JSON: Terraform quotes the lines
+    of its syntax error, and which block a value there is in (a sensitive variable's default, a value given to a
+    child's sensitive variable), or whether a flag makes it sensitive, cannot be told (failing closed, as
+    :func:`_file_values` reads a variables file that is no JSON object).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     for name, text in [("a.tf.json", '{"variable": {"pw": {"sensitive": true,\\n  "default": "hunter2" "x"}}}'),
+    ...                        ("b.tf.json", '{"output": {"o": {"value": "plain"}}}')]:
+    ...         _ = (Path(d) / name).write_text(text)
+    ...     broken = list(_unreadable_lines(Path(d)))
+    >>> broken
+    ['{"variable": {"pw": {"sensitive": true,', '"default": "hunter2" "x"}}}']
+    """
+    for is_json, text in _module_texts(directory):
+        if is_json and _json_document(text) is _NOT_JSON:
+            yield from (line.strip() for line in text.splitlines())
 
 
 #: What the variables files Terraform loads by itself end with: terraform.tfvars(.json), NAME.auto.tfvars(.json).
