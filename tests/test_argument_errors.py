@@ -214,6 +214,20 @@ PLANCHECK_MISUSES: list[Any] = [
     pytest.param(lambda: sc.CompareValueCollection("a.b", [], "c.d", New("id"), compare.ValuesSame()),
                  "CompareValueCollection: collection_path must hold at least one path (Go: no collection "
                  "path was provided)", id="statecheck-no-collection-path"),
+    # acceptance: the flatmap of Go's check functions (a bare AttributeError "'dict' object has no attribute 'raw'",
+    # "dictionary update sequence element #0 has length 1", "unhashable type: 'list'"; None was an answer of False)
+    pytest.param(lambda: acceptance.FlatState.of({"format_version": "1.0"}),
+                 "FlatState expects a plancheck.State, got dict", id="acceptance-flat-state-not-a-state"),
+    pytest.param(lambda: acceptance.FlatAttributes(["ab"]),
+                 "FlatAttributes expects a mapping of flatmap keys to strings, got list", id="acceptance-flat-entries-a-list"),
+    pytest.param(lambda: acceptance.FlatState.of(STATE).attributes(["a.b"]),
+                 "FlatState.attributes expects a resource name (str), got list", id="acceptance-flat-name-a-list"),
+    pytest.param(lambda: acceptance.FlatState.of(STATE).attributes("a.b", {}),
+                 "FlatState.attributes expects a module address (str), got dict", id="acceptance-flat-module-a-dict"),
+    pytest.param(lambda: acceptance.FlatState.of(STATE).names([]),
+                 "FlatState.names expects a module address (str), got list", id="acceptance-flat-names-module-a-list"),
+    pytest.param(lambda: acceptance.FlatState.of(STATE).has_module(None),
+                 "FlatState.has_module expects a module address (str), got NoneType", id="acceptance-flat-module-none"),
     # snapshot
     pytest.param(lambda: snapshot.resolve_key("short"),
                  "plancheck.snapshot: a fingerprint key must be at least 16 bytes long, got 5 (use a "
