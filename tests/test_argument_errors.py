@@ -191,6 +191,17 @@ PLANCHECK_MISUSES: list[Any] = [
                  "Secrets values must be an iterable of str (one: Secrets(['...'])), got str", id="redact-secrets-str"),
     pytest.param(lambda: plancheck.Secrets([1]),
                  "Secrets values[0] must be a str, got int", id="redact-secret-not-str"),
+    # A part that is no Secrets was a bare AttributeError ("'str' object has no attribute '_values'"), no iterable a
+    # bare TypeError.
+    pytest.param(lambda: plancheck.Secrets.union(["hunter2"]),
+                 "Secrets.union expects an iterable of Secrets, got a str among them", id="redact-union-part-a-str"),
+    pytest.param(lambda: plancheck.Secrets.union([plancheck.Secrets(["a"]), None]),
+                 "Secrets.union expects an iterable of Secrets, got a NoneType among them", id="redact-union-part-none"),
+    pytest.param(lambda: plancheck.Secrets.union(plancheck.Secrets(["a"])),
+                 "Secrets.union expects an iterable of Secrets, got Secrets", id="redact-union-one-secrets"),
+    pytest.param(lambda: plancheck.Secrets.union(iter([None])),
+                 "Secrets.union expects an iterable of Secrets, got a part of another type among them",
+                 id="redact-union-one-shot-iterator"),
     pytest.param(lambda: plancheck.revealing_sensitive("no").__enter__(),
                  "revealing_sensitive: reveal must be a bool, got str", id="redact-reveal-not-bool"),
     # errors
