@@ -99,6 +99,17 @@ MISUSES: list[Any] = [
                  "filename must be a plain file name ending with .tf.json or .tofu.json, got 'x.json'",
                  id="tfconfig-write-filename"),
     pytest.param(lambda: tc.parse_template(1), "parse_template expects a str, got int", id="tfconfig-template-not-str"),
+    # tfconfig: the Config constructor ("'int' object is not iterable"; a list of dicts was kept, for an accessor to
+    # meet later; a str of file names became its characters)
+    pytest.param(lambda: tc.Config(5), "Config: blocks must be an iterable of Block, got int", id="tfconfig-config-blocks-int"),
+    pytest.param(lambda: tc.Config([{"resource": {}}]), "Config: blocks[0] must be Block, got dict",
+                 id="tfconfig-config-block-a-dict"),
+    pytest.param(lambda: tc.Config([], files="main.tf.json"), "Config: files must be an iterable of str, got str",
+                 id="tfconfig-config-files-one-str"),
+    pytest.param(lambda: tc.Config([], ignored=[None]), "Config: ignored[0] must be IgnoredProperty, got NoneType",
+                 id="tfconfig-config-ignored-none"),
+    pytest.param(lambda: tc.Config([], directory=3), "Config: directory must be a str or None, got int",
+                 id="tfconfig-config-directory-int"),
     pytest.param(lambda: tc.parse_reference(1), "parse_reference expects a str, got int", id="tfconfig-reference-not-str"),
 ]
 
