@@ -104,6 +104,17 @@ MISUSES: list[Any] = [
                  "filename must be a plain file name ending with .tf.json or .tofu.json, got 'x.json'",
                  id="tfconfig-write-filename"),
     pytest.param(lambda: tc.parse_template(1), "parse_template expects a str, got int", id="tfconfig-template-not-str"),
+    # tfconfig: the Config constructor ("'int' object is not iterable"; a list of dicts was kept, for an accessor to
+    # meet later; a str of file names became its characters)
+    pytest.param(lambda: tc.Config(5), "Config: blocks must be an iterable of Block, got int", id="tfconfig-config-blocks-int"),
+    pytest.param(lambda: tc.Config([{"resource": {}}]), "Config: blocks[0] must be Block, got dict",
+                 id="tfconfig-config-block-a-dict"),
+    pytest.param(lambda: tc.Config([], files="main.tf.json"), "Config: files must be an iterable of str, got str",
+                 id="tfconfig-config-files-one-str"),
+    pytest.param(lambda: tc.Config([], ignored=[None]), "Config: ignored[0] must be IgnoredProperty, got NoneType",
+                 id="tfconfig-config-ignored-none"),
+    pytest.param(lambda: tc.Config([], directory=3), "Config: directory must be a str or None, got int",
+                 id="tfconfig-config-directory-int"),
     pytest.param(lambda: tc.parse_reference(1), "parse_reference expects a str, got int", id="tfconfig-reference-not-str"),
 ]
 
@@ -196,6 +207,17 @@ PLANCHECK_MISUSES: list[Any] = [
                  "Secrets values must be an iterable of str (one: Secrets(['...'])), got str", id="redact-secrets-str"),
     pytest.param(lambda: plancheck.Secrets([1]),
                  "Secrets values[0] must be a str, got int", id="redact-secret-not-str"),
+    # A part that is no Secrets was a bare AttributeError ("'str' object has no attribute '_values'"), no iterable a
+    # bare TypeError.
+    pytest.param(lambda: plancheck.Secrets.union(["hunter2"]),
+                 "Secrets.union expects an iterable of Secrets, got a str among them", id="redact-union-part-a-str"),
+    pytest.param(lambda: plancheck.Secrets.union([plancheck.Secrets(["a"]), None]),
+                 "Secrets.union expects an iterable of Secrets, got a NoneType among them", id="redact-union-part-none"),
+    pytest.param(lambda: plancheck.Secrets.union(plancheck.Secrets(["a"])),
+                 "Secrets.union expects an iterable of Secrets, got Secrets", id="redact-union-one-secrets"),
+    pytest.param(lambda: plancheck.Secrets.union(iter([None])),
+                 "Secrets.union expects an iterable of Secrets, got a part of another type among them",
+                 id="redact-union-one-shot-iterator"),
     pytest.param(lambda: plancheck.revealing_sensitive("no").__enter__(),
                  "revealing_sensitive: reveal must be a bool, got str", id="redact-reveal-not-bool"),
     # errors
@@ -219,6 +241,20 @@ PLANCHECK_MISUSES: list[Any] = [
     pytest.param(lambda: sc.CompareValueCollection("a.b", [], "c.d", New("id"), compare.ValuesSame()),
                  "CompareValueCollection: collection_path must hold at least one path (Go: no collection "
                  "path was provided)", id="statecheck-no-collection-path"),
+    # acceptance: the flatmap of Go's check functions (a bare AttributeError "'dict' object has no attribute 'raw'",
+    # "dictionary update sequence element #0 has length 1", "unhashable type: 'list'"; None was an answer of False)
+    pytest.param(lambda: acceptance.FlatState.of({"format_version": "1.0"}),
+                 "FlatState expects a plancheck.State, got dict", id="acceptance-flat-state-not-a-state"),
+    pytest.param(lambda: acceptance.FlatAttributes(["ab"]),
+                 "FlatAttributes expects a mapping of flatmap keys to strings, got list", id="acceptance-flat-entries-a-list"),
+    pytest.param(lambda: acceptance.FlatState.of(STATE).attributes(["a.b"]),
+                 "FlatState.attributes expects a resource name (str), got list", id="acceptance-flat-name-a-list"),
+    pytest.param(lambda: acceptance.FlatState.of(STATE).attributes("a.b", {}),
+                 "FlatState.attributes expects a module address (str), got dict", id="acceptance-flat-module-a-dict"),
+    pytest.param(lambda: acceptance.FlatState.of(STATE).names([]),
+                 "FlatState.names expects a module address (str), got list", id="acceptance-flat-names-module-a-list"),
+    pytest.param(lambda: acceptance.FlatState.of(STATE).has_module(None),
+                 "FlatState.has_module expects a module address (str), got NoneType", id="acceptance-flat-module-none"),
     # snapshot
     pytest.param(lambda: snapshot.resolve_key("short"),
                  "plancheck.snapshot: a fingerprint key must be at least 16 bytes long, got 5 (use a "

@@ -1060,6 +1060,10 @@ class Plan(ReadOnly):
         >>> Plan.from_dict({"format_version": "1.0"}).has_resource_change("a.b")
         False
         """
+        # As resource_change refuses them: an unhashable key was a bare TypeError from the index, another False.
+        require_name("Plan.has_resource_change", "an address", address)
+        if deposed is not None:
+            require_name("Plan.has_resource_change", "a deposed key", deposed)
         return (address, deposed) in self._index.positions
 
     def resource_change(self, address: str, *, deposed: str | None = None) -> ResourceChange:

@@ -243,6 +243,31 @@ class QuerySummary(_Message):
         return f"<QuerySummary {self.address} total={self.total}>"
 
 
+def _numbered(lines: Any) -> Iterator[tuple[int | None, Any]]:
+    """``QueryOutput``'s ``lines`` as (line, message) pairs, the messages left to the validator; an ``ArgumentError``
+    for anything else.
+
+    >>> list(_numbered([(3, {"type": "version"})]))
+    [(3, {'type': 'version'})]
+    >>> list(_numbered([{"type": "version"}]))
+    Traceback (most recent call last):
+    ...
+    plancheck.ArgumentError: QueryOutput expects (line, message) pairs, got dict at position 0 (build one from messages with QueryOutput.from_messages)
+    """
+    if isinstance(lines, (str, bytes, bytearray, Mapping)) or not isinstance(lines, Iterable):
+        raise ArgumentError(f"QueryOutput expects a list of (line, message) pairs, got {type(lines).__name__}")
+    for position, pair in enumerate(lines):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            found = f"a tuple of {len(pair)} items" if isinstance(pair, tuple) else type(pair).__name__
+            raise ArgumentError(f"QueryOutput expects (line, message) pairs, got {found} at position {position} "
+                                "(build one from messages with QueryOutput.from_messages)")
+        line = pair[0]
+        if line is not None and (not isinstance(line, int) or isinstance(line, bool)):
+            raise ArgumentError(f"QueryOutput: a line number must be an int or None, got {type(line).__name__} at "
+                                f"position {position}")
+        yield pair
+
+
 @public("plancheck.querycheck")
 class QueryOutput:
     """The output of ``terraform query -json``, validated and typed.
@@ -282,9 +307,14 @@ class QueryOutput:
     """What every verdict on this output says about it: :data:`QUERY_PARTIAL_NOTE` when :attr:`partial`, else None."""
 
     def __init__(self, lines: Iterable[QueryLine], *, source: str | None = None, allow_errored: bool = False) -> None:
-        # Callers pass messages that have already been validated.
+        # Validated as the loaders validate, so a hand-built output that is no query output is a typed error here,
+        # not a bare one from a property later; the loaders, which validated already, come in through _setup.
         if not isinstance(allow_errored, bool):
             raise ArgumentError(f"QueryOutput: allow_errored must be a bool, got {type(allow_errored).__name__}")
+        self._setup(validate_messages(_numbered(lines), source=source), source, allow_errored)
+
+    def _setup(self, lines: Iterable[QueryLine], source: str | None, allow_errored: bool) -> QueryOutput:
+        """Build the output from ``lines`` already validated: every loader's route, ``cls.__new__(cls)._setup(...)``."""
         self.lines = tuple(lines)
         self.source = source
         # The one place errored output is refused: every loader builds a QueryOutput here.
@@ -295,6 +325,7 @@ class QueryOutput:
             raise ErroredQueryError(self._error_summary(error[1]), source=source, line=error[0])
         if met_module.LISTENERS:  # a front end listening scrubs the secrets of every document made while it writes
             met_module.met(self)
+        return self
 
     def _error_summary(self, message: Mapping[str, Any]) -> str:
         """The error diagnostic's summary (else its ``@message``), scrubbed of the output's secrets."""
@@ -332,7 +363,7 @@ class QueryOutput:
             lines, _ = read_query(data, validation=validation, parser=parser)
         except QueryFormatError as exc:
             raise exc.with_source(source) from None
-        return cls(lines, source=source, allow_errored=allow_errored)
+        return cls._loaded(lines, source, allow_errored)
 
     @classmethod
     def from_messages(
@@ -353,7 +384,14 @@ class QueryOutput:
         if isinstance(messages, (str, bytes, Mapping)) or not isinstance(messages, Iterable):
             raise ArgumentError(f"QueryOutput.from_messages expects a list of messages (dicts), got {type(messages).__name__}")
         lines = validate_messages(enumerate(messages, 1), source=source, validation=validation)
-        return cls(lines, source=source, allow_errored=allow_errored)
+        return cls._loaded(lines, source, allow_errored)
+
+    @classmethod
+    def _loaded(cls, lines: Iterable[QueryLine], source: str | None, allow_errored: bool) -> QueryOutput:
+        """A loader's output from the ``lines`` it validated (not validated again)."""
+        if not isinstance(allow_errored, bool):
+            raise ArgumentError(f"QueryOutput: allow_errored must be a bool, got {type(allow_errored).__name__}")
+        return cls.__new__(cls)._setup(lines, source, allow_errored)
 
     # -- messages ----------------------------------------------------------------------------
 
@@ -447,4 +485,4 @@ def load_query(
     if isinstance(source, Sequence) and not isinstance(source, (str, bytes, bytearray, memoryview)):
         return QueryOutput.from_messages(source, validation=validation, allow_errored=allow_errored)
     lines, name = read_query(source, validation=validation, parser=parser, max_bytes=max_bytes)
-    return QueryOutput(lines, source=name, allow_errored=allow_errored)
+    return QueryOutput._loaded(lines, name, allow_errored)

@@ -357,6 +357,10 @@ class State:
         >>> State.from_dict({"format_version": "1.0"}).has_resource("a.b")
         False
         """
+        # As resource refuses them: an unhashable key was a bare TypeError from the index, another False.
+        require_name("State.has_resource", "an address", address)
+        if deposed is not None:
+            require_name("State.has_resource", "a deposed key", deposed)
         return (address, deposed) in self._index.positions
 
     def resource(self, address: str, *, deposed: str | None = None) -> StateResource:

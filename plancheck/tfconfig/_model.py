@@ -5,7 +5,7 @@ with its body)."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import KW_ONLY
 from pathlib import Path as FsPath
 from typing import Any, Final, final
@@ -13,6 +13,7 @@ from typing import Any, Final, final
 from tfjsonpath import Path, PathNotFoundError, Step, Traverse
 
 from .._documents import met as met_module
+from .._errors import ArgumentError
 from .._frozen import FrozenValue, ReadOnly, frozen, public
 from .._redact import Secrets, secret_strings
 from ._json_reader import ARRAY, OBJECT, STRING, Node, Source, json_location, node_to_python
@@ -619,6 +620,25 @@ class IgnoredProperty(FrozenValue):
     location: str
 
 
+def _members(argument: str, value: Any, kind: type) -> tuple[Any, ...]:
+    """``value``, a ``Config`` argument, as a tuple of ``kind``; an ``ArgumentError`` naming the argument if it is not.
+
+    >>> _members("files", ["main.tf.json"], str)
+    ('main.tf.json',)
+    >>> _members("files", "main.tf.json", str)
+    Traceback (most recent call last):
+    ...
+    plancheck.ArgumentError: Config: files must be an iterable of str, got str
+    """
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise ArgumentError(f"Config: {argument} must be an iterable of {kind.__name__}, got {type(value).__name__}")
+    members = tuple(value)
+    for position, member in enumerate(members):
+        if not isinstance(member, kind):
+            raise ArgumentError(f"Config: {argument}[{position}] must be {kind.__name__}, got {type(member).__name__}")
+    return members
+
+
 @public("plancheck.tfconfig")
 @final
 class Config(ReadOnly):
@@ -661,16 +681,20 @@ class Config(ReadOnly):
         primary_blocks: Iterable[Block] | None = None,
         directory: str | None = None,
     ) -> None:
-        blocks = tuple(blocks)
+        # Checked here, where the argument is named: a wrong one was a bare TypeError ("'int' object is not
+        # iterable"), or a member no accessor could read, met later.
+        blocks = _members("blocks", blocks, Block)
+        if directory is not None and not isinstance(directory, str):
+            raise ArgumentError(f"Config: directory must be a str or None, got {type(directory).__name__}")
         self._set(
             _blocks=blocks,
             # The module directory the files were read from, whose local module calls' children tell secrets.
             _directory=directory,
-            _primary=blocks if primary_blocks is None else tuple(primary_blocks),
-            _files=tuple(files),
-            _ignored=tuple(ignored),
-            _overrides=tuple(overrides),
-            _skipped=tuple(skipped_files),
+            _primary=blocks if primary_blocks is None else _members("primary_blocks", primary_blocks, Block),
+            _files=_members("files", files, str),
+            _ignored=_members("ignored", ignored, IgnoredProperty),
+            _overrides=_members("overrides", overrides, Block),
+            _skipped=_members("skipped_files", skipped_files, str),
             _secrets=None,
         )
         # A front end listening scrubs the secrets of every configuration made while it writes, as of every plan:

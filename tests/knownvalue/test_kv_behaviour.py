@@ -958,3 +958,30 @@ def test_explain_mismatch_cuts_long_reprs() -> None:
 def test_explain_mismatch_rejects_non_checks() -> None:
     with pytest.raises(TypeError, match="explain_mismatch expects a knownvalue check, got str"):
         kv.explain_mismatch("x", "x")  # type: ignore[arg-type]
+
+
+class _NoHook(kv.Check):
+    """A check of the user's own that forgot the hook."""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+# mismatch() is the documented hook; a built-in check compares through its own engine and raised NotImplementedError
+# ("StringExact must implement mismatch(value)") to whoever asked it why a value does not match.
+@pytest.mark.parametrize(("check", "value", "expected"), [
+    pytest.param(kv.StringExact("a"), "b", 'expected value "a" for StringExact check, got: "b"', id="scalar-differs"),
+    pytest.param(kv.StringExact("a"), "a", None, id="scalar-matches"),
+    pytest.param(kv.ListExact([kv.StringExact("a")]), ["b"], '[0]: expected value "a" for StringExact check, got: "b"',
+                 id="collection-names-the-element"),
+    pytest.param(kv.MapSizeExact(1), None, "expected object value for MapSizeExact check, got: null", id="size-of-null"),
+    pytest.param(kv.StringFunc(lambda s: s == "y"), "y", None, id="function-passes"),
+])
+def test_a_built_in_check_says_why_a_value_does_not_match(check: kv.Check, value: Any, expected: str | None) -> None:
+    assert check.mismatch(value) == expected
+
+
+def test_a_users_check_without_the_hook_is_told_to_write_it() -> None:
+    with pytest.raises(NotImplementedError) as caught:
+        _NoHook().mismatch("x")
+    assert str(caught.value) == "_NoHook must implement mismatch(value)"

@@ -202,6 +202,11 @@ def _lookups() -> list[Any]:
         pytest.param(lambda bad: state.output(bad), "State.output expects an output name (str), got {}", id="State.output"),
         pytest.param(lambda bad: query.results_for(bad),
                      "QueryOutput.results_for expects a list block's address (str), got {}", id="QueryOutput.results_for"),
+        # The has_ look-ups answered False for None and raised "unhashable type: 'list'" for a list.
+        pytest.param(lambda bad: plan.has_resource_change(bad), "Plan.has_resource_change expects an address (str), got {}",
+                     id="Plan.has_resource_change"),
+        pytest.param(lambda bad: state.has_resource(bad), "State.has_resource expects an address (str), got {}",
+                     id="State.has_resource"),
     ]
 
 
@@ -226,6 +231,10 @@ def _deposed_lookups() -> list[Any]:
                      "Plan.resource_change expects a deposed key (str), got {}", id="Plan.resource_change"),
         pytest.param(lambda bad: state.resource("a.b", deposed=bad), "State.resource expects a deposed key (str), got {}",
                      id="State.resource"),
+        pytest.param(lambda bad: plan.has_resource_change("a.b", deposed=bad),
+                     "Plan.has_resource_change expects a deposed key (str), got {}", id="Plan.has_resource_change"),
+        pytest.param(lambda bad: state.has_resource("a.b", deposed=bad),
+                     "State.has_resource expects a deposed key (str), got {}", id="State.has_resource"),
     ]
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from query_support import MESSAGES, VERSION, complete, found, jsonl
 
-from plancheck import DocumentFormatError, TfCheckError, querycheck
+from plancheck import ArgumentError, DocumentFormatError, TfCheckError, querycheck
 from plancheck.querycheck import QueryFormatError, QueryOutput, load_query
 
 
@@ -177,6 +177,41 @@ def test_wrong_argument_types(call: Any, message: str) -> None:
     with pytest.raises(TypeError) as info:
         call()
     assert str(info.value) == message
+
+
+# QueryOutput(lines) took its lines as validated: anything else was a bare TypeError or ValueError from inside (an
+# int: "'int' object is not iterable"; a message without its line: "not enough values to unpack"), or an output no
+# loader accepts, met later by a property or a check. Now the constructor validates as the loaders do.
+CONSTRUCTOR_MISUSES = [
+    pytest.param(5, ArgumentError, "QueryOutput expects a list of (line, message) pairs, got int", id="an-int"),
+    pytest.param(None, ArgumentError, "QueryOutput expects a list of (line, message) pairs, got NoneType", id="none"),
+    pytest.param(jsonl(MESSAGES).decode(), ArgumentError, "QueryOutput expects a list of (line, message) pairs, got str",
+                 id="json-lines-text"),
+    pytest.param(VERSION, ArgumentError, "QueryOutput expects a list of (line, message) pairs, got dict", id="one-message"),
+    pytest.param([VERSION], ArgumentError, "QueryOutput expects (line, message) pairs, got dict at position 0 (build one "
+                 "from messages with QueryOutput.from_messages)", id="messages-without-lines"),
+    pytest.param([(1, VERSION), (2,)], ArgumentError, "QueryOutput expects (line, message) pairs, got a tuple of 1 items "
+                 "at position 1 (build one from messages with QueryOutput.from_messages)", id="a-pair-too-short"),
+    pytest.param([("1", VERSION)], ArgumentError, "QueryOutput: a line number must be an int or None, got str at "
+                 "position 0", id="line-a-string"),
+    pytest.param([(1, VERSION), (2, 5)], QueryFormatError, "line 2: $: expected a terraform query -json message (a JSON "
+                 "object), found a number", id="message-a-number"),
+    pytest.param([(3, {"type": "list_complete", "list_complete": {"address": 1, "total": 0}})], QueryFormatError,
+                 "line 3: $.list_complete.address: expected a list block address string, found a number",
+                 id="message-malformed"),
+    pytest.param([(4, {"type": "list_resource_found"})], QueryFormatError, "line 4: $.list_resource_found: expected a "
+                 'list_resource_found object (the message\'s type is list_resource_found), found no "list_resource_found" key',
+                 id="message-without-its-object"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("lines", "error", "message"), CONSTRUCTOR_MISUSES)
+def test_the_constructor_validates_as_the_loaders_do(lines: Any, error: type[Exception], message: str) -> None:
+    before = copy.deepcopy(lines)
+    with pytest.raises(error) as info:
+        QueryOutput(lines)
+    assert (type(info.value), str(info.value)) == (error, message)
+    assert lines == before
 
 
 def test_too_large_input_is_refused() -> None:

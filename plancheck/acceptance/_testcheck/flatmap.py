@@ -30,8 +30,9 @@ from typing import Any, Final, final
 
 from tfjsonpath._jsontypes import is_object, is_sequence, number_text
 
+from ..._documents.plan import require_name
 from ..._documents.state import State, StateResource
-from ..._errors import StateFormatError
+from ..._errors import ArgumentError, StateFormatError
 from ..._frozen import ReadOnly, public
 from ..._loading.load import refuse_cycle
 from ..._redact import (
@@ -158,6 +159,8 @@ class FlatAttributes(ReadOnly, Mapping[str, str]):
     _secrets: Secrets
 
     def __init__(self, entries: Mapping[str, str], sensitive: frozenset[str] = frozenset(), secrets: Secrets | None = None) -> None:
+        if not isinstance(entries, Mapping):
+            raise ArgumentError(f"FlatAttributes expects a mapping of flatmap keys to strings, got {type(entries).__name__}")
         self._set(_entries=dict(entries), _sensitive=frozenset(sensitive))
         if secrets is None:
             secrets = Secrets(self._entries[k] for k in self._sensitive if k in self._entries)
@@ -460,6 +463,8 @@ class FlatState:
     state: State
 
     def __init__(self, state: State) -> None:
+        if not isinstance(state, State):
+            raise ArgumentError(f"FlatState expects a plancheck.State, got {type(state).__name__}")
         self.state = state
         modules: dict[str, dict[str, StateResource]] = {address: {} for address in _module_addresses(state)}
         for resource in state.resources:
@@ -493,6 +498,7 @@ class FlatState:
         >>> FlatState.of(State.from_dict({"format_version": "1.0"})).has_module("")
         True
         """
+        require_name("FlatState.has_module", "a module address", module)
         return module in self._modules
 
     def modules(self) -> list[str]:
@@ -511,6 +517,7 @@ class FlatState:
         ...     {"address": "a.b[0]", "index": 0, "values": {}}]}}})).names()
         ['a.b.0', 'a.b[0]']
         """
+        require_name("FlatState.names", "a module address", module)
         return sorted(self._modules.get(module, {}))
 
     def attributes(self, name: str, module: str = "") -> FlatAttributes | None:
@@ -518,6 +525,8 @@ class FlatState:
 
         Raises :class:`plancheck.StateFormatError` if its values are not JSON.
         """
+        require_name("FlatState.attributes", "a resource name", name)
+        require_name("FlatState.attributes", "a module address", module)
         resource = self._modules.get(module, {}).get(name)
         if resource is None:
             return None
