@@ -553,7 +553,10 @@ def _document(request: pytest.FixtureRequest, cache: DocumentCache[Any], kind: D
     try:
         return cache.get(kind.name, path)
     except ValueError as exc:  # a DocumentFormatError, or a bad PLANCHECK_MAX_BYTES (as tf_config catches it)
-        message = f"{kind.name} (from {origin}): {exc}"
+        from .._text import terminal_safe
+
+        # The file's name is the user's, shown on a terminal and in a JUnit file: a NUL or an escape in it is escaped.
+        message = terminal_safe(f"{kind.name} (from {origin}): {exc}")
     # Outside the except block, so the report is this one message, not a chain of two.
     pytest.fail(message, pytrace=False)
 

@@ -169,6 +169,12 @@ def _names(value: object, where: str) -> list[str]:
     wrong = [type(item).__name__ for item in items if not isinstance(item, str)]
     if wrong:
         raise TestDefinitionError(where, f"expected a comma-separated str or a list of str, got a list holding {wrong[0]}")
+    for item in items:
+        try:
+            item.encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate (a name decoded with surrogateescape) cannot be logged or sent to a provider.
+            raise TestDefinitionError(where, f"expected names of Unicode text, got {item!a}") from None
     return [name.strip() for name in items if name.strip()]
 
 
@@ -176,6 +182,11 @@ def _sweepers(value: object, where: str) -> Mapping[str, Sweeper]:
     """``value`` if it is a mapping (of names to sweepers), else a TestDefinitionError naming ``where``."""
     if not isinstance(value, Mapping):
         raise TestDefinitionError(where, f"expected a mapping of names to Sweeper, got {type(value).__name__}")
+    for name, sweeper in value.items():
+        if not isinstance(name, str) or not isinstance(sweeper, Sweeper):
+            raise TestDefinitionError(
+                where, f"expected a mapping of names to Sweeper, got one of {type(name).__name__} to {type(sweeper).__name__}"
+            )
     return value
 
 
@@ -271,6 +282,8 @@ def run_sweepers(
     [('subnet', 'r1'), ('vpc', 'r1'), ('subnet', 'r2'), ('vpc', 'r2')]
     """
     names = _names(regions, "run_sweepers.regions")
+    if not callable(log):
+        raise TestDefinitionError("run_sweepers.log", f"expected a function taking a line (str), got {type(log).__name__}")
     if not names:
         raise TestDefinitionError("run_sweepers.regions", "expected at least one region")
     _names(run or (), "run_sweepers.run")

@@ -132,6 +132,16 @@ DEFINITIONS = [
     # bytes are a sequence of ints: the message named "a list holding int", which the caller never wrote.
     ("regions-bytes", lambda: run_sweepers(b"us-east-1", sweepers={}),  # type: ignore[arg-type]
      "run_sweepers.regions: expected a comma-separated str or a list of str, got bytes"),
+    # rt22's red team: AttributeError "'int' object has no attribute 'Dependencies'" / "... 'lower'", TypeError
+    # "'str' object is not callable" at the first line logged, and UnicodeEncodeError from print.
+    ("filter-source-of-ints", lambda: filter_sweepers("vpc", {1: 2}),  # type: ignore[dict-item]
+     "filter_sweepers.source: expected a mapping of names to Sweeper, got one of int to int"),
+    ("sweepers-of-ints", lambda: run_sweepers("r1", sweepers={"a": 1}),  # type: ignore[dict-item]
+     "run_sweepers.sweepers: expected a mapping of names to Sweeper, got one of str to int"),
+    ("log-not-callable", lambda: run_sweepers("r1", sweepers={}, log="sweep.log"),  # type: ignore[arg-type]
+     "run_sweepers.log: expected a function taking a line (str), got str"),
+    ("region-lone-surrogate", lambda: run_sweepers("\ud800", sweepers={}),
+     "run_sweepers.regions: expected names of Unicode text, got '\\ud800'"),
 ]
 
 
