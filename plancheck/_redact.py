@@ -41,7 +41,6 @@ from ._text import (
 
 __all__ = [
     "KNOWN_AFTER_APPLY",
-    "UNKNOWN_SHOWN",
     "MARKERS",
     "SENSITIVE",
     "SENSITIVE_CHANGED",
@@ -280,21 +279,6 @@ def marks_at(marks: Marks, steps: Iterable[Step]) -> tuple[bool, int | None]:
     """
     depth, _ = walk_marks(marks, tuple(steps))
     return (True, depth) if depth >= 0 else (False, None)
-
-
-class _Unknown:
-    """Stands in for an unknown element, so a partly unknown value renders as ``[<unknown>, "k"]``."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<unknown>"
-
-
-# rendered() shows an object it does not know as <type name>.
-_Unknown.__name__ = "unknown"
-#: What a value's unknown part is shown as in a message (:func:`with_unknowns`'s placeholder).
-UNKNOWN_SHOWN: Final = _Unknown()
 
 
 def with_unknowns(value: Any, unknown: Marks, placeholder: Any) -> Any:

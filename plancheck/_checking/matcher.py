@@ -29,13 +29,13 @@ from typing import Any, ClassVar, Final, NoReturn, TypeAlias
 from tfjsonpath import MapStep, Path, Step
 from tfjsonpath._jsontypes import is_array, is_json_scalar, is_number, is_object, plural
 
+from .._documents.resolve import UNKNOWN_SHOWN
 from .._errors import ArgumentError, RegexTimeoutError, ValueMismatchError
 from .._frozen import public
 from .._redact import (
     NO_SECRETS,
     NO_VALUE,
     SENSITIVE,
-    UNKNOWN_SHOWN,
     Marks,
     Secrets,
     child_marks,

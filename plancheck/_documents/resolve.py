@@ -31,7 +31,6 @@ from .._frozen import FrozenValue, frozen, public
 from .._redact import (
     NO_SECRETS,
     NO_VALUE,
-    UNKNOWN_SHOWN,
     Marks,
     Secrets,
     contains_sensitive,
@@ -43,7 +42,7 @@ from .._redact import (
 )
 from .._text import closest
 
-__all__ = ["PARTLY_UNKNOWN", "ResolvedValue", "ValueStatus", "missing_key", "resolve_value"]
+__all__ = ["PARTLY_UNKNOWN", "UNKNOWN_SHOWN", "ResolvedValue", "ValueStatus", "missing_key", "resolve_value"]
 
 #: What every message says of a known value with unknown parts (the checks' failures, :meth:`ResolvedValue.describe`,
 #: query's status line): Go has no words for it (it fails "the path value cannot be asserted"), Terraform shows each
@@ -53,6 +52,21 @@ PARTLY_UNKNOWN: Final = "with unknown parts"
 #: How many unknown keys a missing key's reason names, at most.
 _NAMED: Final = 5
 _ROOT: Final = Path()
+
+
+class _Unknown:
+    """Stands in for an unknown element, so a partly unknown value renders as ``[<unknown>, "k"]``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+# rendered() shows an object it does not know as <type name>.
+_Unknown.__name__ = "unknown"
+#: What a value's unknown part is shown as in a message (:func:`with_unknowns`'s placeholder).
+UNKNOWN_SHOWN: Final = _Unknown()
 
 
 @public("plancheck")

@@ -34,8 +34,8 @@ from ._json_reader import (
     json_location,
     trail_steps,
 )
-from ._model import EXPRESSION_KINDS, TOP_LEVEL, Block, IgnoredProperty, Spec
-from ._template import TemplateSyntaxError, parse_reference, parse_template
+from ._model import TOP_LEVEL, Block, IgnoredProperty, Spec
+from ._template import EXPRESSION_KINDS, TemplateSyntaxError, parse_reference, parse_template
 
 __all__ = ["check_unique", "decode_document", "read_again"]
 

@@ -17,23 +17,16 @@ from .._errors import ArgumentError
 from .._frozen import FrozenValue, ReadOnly, frozen, public
 from .._redact import Secrets, secret_strings
 from ._json_reader import ARRAY, OBJECT, STRING, Node, Source, json_location, node_to_python
-from ._template import Reference, TemplateSyntaxError, parse_reference, parse_template, sensitive_literals
+from ._template import Reference, collect_references, parse_template, sensitive_literals
 
 __all__ = [
-    "EXPRESSION_KINDS",
     "OPENTOFU_TOP_LEVEL",
-    "REFERENCE_LIST_KINDS",
     "TOP_LEVEL",
     "Block",
     "Config",
     "IgnoredProperty",
     "Spec",
 ]
-
-#: Argument kinds whose strings are templates.
-EXPRESSION_KINDS: Final = frozenset({"expr", "open"})
-#: Argument kinds whose strings are references or bare expressions (no ``${ }``).
-REFERENCE_LIST_KINDS: Final = frozenset({"ref_list", "expr_list", "address"})
 
 _MISSING: Final[Any] = object()
 
@@ -545,7 +538,7 @@ class Block(ReadOnly):
                     continue
                 if name in spec.nested:
                     continue
-                _collect_refs(spec.arg_kind(name), node, refs)
+                collect_references(spec.arg_kind(name), node, refs)
             children = [n for n in block._nested if only is None or n.block_type == only]
             for nested in children:
                 if nested.block_type == "dynamic":
@@ -570,38 +563,6 @@ class Block(ReadOnly):
 
     def __repr__(self) -> str:
         return f"Block({self.block_type!r}, {self.labels!r}, location={self.location!r})"
-
-
-def _collect_refs(kind: str, node: Node, refs: list[Reference]) -> None:
-
-    if kind in REFERENCE_LIST_KINDS:
-        items = node.value if node.kind == ARRAY else [node]
-        for item in items:
-            if item.kind == STRING:
-                try:
-                    if kind == "ref_list":
-                        refs.append(parse_reference(item.value))
-                    else:
-                        refs.extend(parse_template("${" + item.value + "}").references)
-                except TemplateSyntaxError:
-                    pass
-        return
-    if kind not in EXPRESSION_KINDS:
-        return
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.kind == STRING:
-            text = current.value
-            if "${" in text or "%{" in text:
-                refs.extend(parse_template(text).references)
-        elif current.kind == OBJECT:
-            for name, _, child in reversed(current.value):
-                stack.append(child)
-                if "${" in name or "%{" in name:
-                    stack.append(Node(STRING, name, -1))
-        elif current.kind == ARRAY:
-            stack.extend(reversed(current.value))
 
 
 @public("plancheck.tfconfig")

@@ -17,8 +17,24 @@ from typing import Any, Final, Literal, final
 
 from .._errors import ArgumentError, TfCheckError
 from .._frozen import FrozenValue, frozen, public
+from ._json_reader import ARRAY, OBJECT, STRING, Node
 
-__all__ = ["ParsedTemplate", "Reference", "TemplateSyntaxError", "parse_reference", "parse_template", "sensitive_literals"]
+__all__ = [
+    "EXPRESSION_KINDS",
+    "REFERENCE_LIST_KINDS",
+    "ParsedTemplate",
+    "Reference",
+    "TemplateSyntaxError",
+    "collect_references",
+    "parse_reference",
+    "parse_template",
+    "sensitive_literals",
+]
+
+#: Argument kinds whose strings are templates.
+EXPRESSION_KINDS: Final = frozenset({"expr", "open"})
+#: Argument kinds whose strings are references or bare expressions (no ``${ }``).
+REFERENCE_LIST_KINDS: Final = frozenset({"ref_list", "expr_list", "address"})
 
 _OPENER: Final = re.compile(r"\$\$\{|%%\{|\$\{|%\{")
 _IDENT: Final = re.compile(r"[^\W\d][\w-]*")
@@ -479,3 +495,38 @@ def sensitive_literals(text: str) -> list[str]:
         if unescaped != written:
             found.append(unescaped)
     return found
+
+
+def collect_references(kind: str, node: Node, refs: list[Reference]) -> None:
+    """Add to ``refs`` the references an argument of ``kind`` (a :class:`Spec` argument kind) makes in ``node``.
+
+    A reference that does not parse is no reference (the block reads it as written).
+    """
+    if kind in REFERENCE_LIST_KINDS:
+        items = node.value if node.kind == ARRAY else [node]
+        for item in items:
+            if item.kind == STRING:
+                try:
+                    if kind == "ref_list":
+                        refs.append(parse_reference(item.value))
+                    else:
+                        refs.extend(parse_template("${" + item.value + "}").references)
+                except TemplateSyntaxError:
+                    pass
+        return
+    if kind not in EXPRESSION_KINDS:
+        return
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.kind == STRING:
+            text = current.value
+            if "${" in text or "%{" in text:
+                refs.extend(parse_template(text).references)
+        elif current.kind == OBJECT:
+            for name, _, child in reversed(current.value):
+                stack.append(child)
+                if "${" in name or "%{" in name:
+                    stack.append(Node(STRING, name, -1))
+        elif current.kind == ARRAY:
+            stack.extend(reversed(current.value))
