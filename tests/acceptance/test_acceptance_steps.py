@@ -636,6 +636,28 @@ def identity_runner(fake: FakeTerraform, tmp_path: Path, version: str) -> Accept
                             require_tf_acc=False)
 
 
+def _import_by_identity(
+    fake: FakeTerraform, tmp_path: Path, plan: str, state: str, reason: str | None, **step: Any
+) -> None:
+    """Import null_resource.a by its identity (Terraform 1.12.1) from ``state``, planning ``plan``: it passes, or
+    fails at the import plan for ``reason``."""
+    fake.script(rule("show", "-json", "tfplan", responses=[{"stdout": plan}]),
+                rule("show", "-json", responses=[{"stdout": state}]))
+    case = TestCase(steps=[
+        Step(config=CONFIG),
+        Step(import_state=True, resource_name="null_resource.a", **step,
+             import_state_kind=ImportStateKind.ImportBlockWithResourceIdentity,
+             pre_config=lambda: (tmp_path / "work" / "case1" / "terraform.tfstate").write_text("{}")),
+    ])
+    runner = identity_runner(fake, tmp_path, "1.12.1")
+    if reason is None:
+        runner.run(case)
+    else:
+        with pytest.raises(AcceptanceError) as info:
+            runner.run(case)
+        assert (info.value.stage, info.value.reason) == (Stage.IMPORT_PLAN, reason)
+
+
 @pytest.mark.parametrize(
     ("plan", "reason"),
     [
@@ -650,21 +672,7 @@ def identity_runner(fake: FakeTerraform, tmp_path: Path, version: str) -> Accept
     ],
 )
 def test_import_block_with_resource_identity(fake: FakeTerraform, tmp_path: Path, plan: str, reason: str | None) -> None:
-    fake.script(rule("show", "-json", "tfplan", responses=[{"stdout": plan}]),
-                rule("show", "-json", responses=[{"stdout": json.dumps(IDENTITY_STATE)}]))
-    case = TestCase(steps=[
-        Step(config=CONFIG),
-        Step(import_state=True, resource_name="null_resource.a", prevent_disk_cleanup=True,
-             import_state_kind=ImportStateKind.ImportBlockWithResourceIdentity,
-             pre_config=lambda: (tmp_path / "work" / "case1" / "terraform.tfstate").write_text("{}")),
-    ])
-    runner = identity_runner(fake, tmp_path, "1.12.1")
-    if reason is None:
-        runner.run(case)
-    else:
-        with pytest.raises(AcceptanceError) as info:
-            runner.run(case)
-        assert (info.value.stage, info.value.reason) == (Stage.IMPORT_PLAN, reason)
+    _import_by_identity(fake, tmp_path, plan, json.dumps(IDENTITY_STATE), reason, prevent_disk_cleanup=True)
     block = (tmp_path / "work" / "case1_import_step_2" / "plancheck_import.tf").read_text()
     assert block == 'import {\n  to = null_resource.a\n  identity = {\n    "id" = "42"\n    "region" = "eu"\n  }\n}\n'
     assert "state rm null_resource.a" in fake.argv()  # the copied state minus the resource to import
@@ -700,21 +708,7 @@ def test_import_identity_is_compared_as_terraform_types_it(
 ) -> None:
     """Before: the planned identity was compared with Python's ==, where true equals 1."""
     plan = import_plan(["no-op"], {}).replace('"identity": {}', '"identity": ' + identity)
-    fake.script(rule("show", "-json", "tfplan", responses=[{"stdout": plan}]),
-                rule("show", "-json", responses=[{"stdout": TYPED_STATE}]))
-    case = TestCase(steps=[
-        Step(config=CONFIG),
-        Step(import_state=True, resource_name="null_resource.a",
-             import_state_kind=ImportStateKind.ImportBlockWithResourceIdentity,
-             pre_config=lambda: (tmp_path / "work" / "case1" / "terraform.tfstate").write_text("{}")),
-    ])
-    runner = identity_runner(fake, tmp_path, "1.12.1")
-    if reason is None:
-        runner.run(case)
-    else:
-        with pytest.raises(AcceptanceError) as info:
-            runner.run(case)
-        assert (info.value.stage, info.value.reason) == (Stage.IMPORT_PLAN, reason)
+    _import_by_identity(fake, tmp_path, plan, TYPED_STATE, reason)
 
 
 @pytest.mark.parametrize(
