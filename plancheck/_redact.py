@@ -783,7 +783,7 @@ class Secrets(ReadOnly):
             # part on the way cost every join 18% more.
             if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
                 found = type(items).__name__
-            else:  # a one-shot iterator was read already: its parts are gone
+            else:  # name the first part that is no Secrets (a one-shot iterator, read already, has none left)
                 wrong = (type(part).__name__ for part in items if not isinstance(part, Secrets))
                 found = f"a {next(wrong, 'part of another type')} among them"
             raise ArgumentError(f"Secrets.union expects an iterable of Secrets, got {found}") from None
