@@ -232,7 +232,7 @@ def check_file(
     except SnapshotFormatError as exc:
         # A snapshot edited into a bad state is replaced when asked to; a file that is no snapshot never is.
         if not update or exc.line == 1:
-            raise scrubbed_error(exc, secrets) from None
+            raise  # review() scrubbed it of the same secrets
         lines = ()
     if update:
         write_snapshot_file(name, text)  # also when only the layout differs: the file stays canonical
