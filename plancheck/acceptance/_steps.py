@@ -36,6 +36,7 @@ from ..tfversion import Version, VersionError
 from ._case import TestStep
 from ._checks import query_result_failures
 from ._errors import Stage, TestDefinitionError, _listing, _StepFailure, require_utf8
+from ._testcheck.flatmap import go_plain, go_quoted_list
 from ._workplace import Place, WorkingDirectory
 
 if TYPE_CHECKING:
@@ -610,13 +611,15 @@ class _ImportStep:
         if body.get("importing") is None:
             raise self.fail(
                 Stage.IMPORT_PLAN,
-                f"importing resource {self.address}: expected an import operation, got {actions} action with plan",
+                f"importing resource {self.address}: expected an import operation, got {go_quoted_list(actions)} action "
+                "with plan",
                 result,
             )
         if not step.expect_non_empty_plan and actions != ["no-op"]:
             raise self.fail(
                 Stage.IMPORT_PLAN,
-                f"importing resource {self.address}: expected a no-op import operation, got {actions} action with plan",
+                f"importing resource {self.address}: expected a no-op import operation, got {go_quoted_list(actions)} "
+                "action with plan",
                 result,
             )
         if step.import_plan_checks.pre_apply:
@@ -633,7 +636,9 @@ class _ImportStep:
             if first_difference(identity, new) is not None:
                 raise self.fail(
                     Stage.IMPORT_PLAN,
-                    f"importing resource {self.address}: expected identity values {identity}, got {new}",
+                    # Go writes both with %v; no planned identity is its empty map
+                    f"importing resource {self.address}: expected identity values {go_plain(identity)}, got "
+                    f"{go_plain(new if new is not None else {})}",
                     result,
                 )
 

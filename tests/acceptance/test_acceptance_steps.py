@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import unittest
 from pathlib import Path
 from typing import Any
@@ -663,12 +664,12 @@ def _import_by_identity(
     [
         pytest.param(import_plan(["no-op"], {"id": "42", "region": "eu", "zone": None}), None, id="same-identity"),
         pytest.param(import_plan(["no-op"], {"id": "43", "region": "eu"}), "importing resource null_resource.a: expected "
-                     "identity values {'id': '42', 'region': 'eu', 'zone': None}, got {'id': '43', 'region': 'eu'}",
+                     "identity values map[id:42 region:eu zone:<nil>], got map[id:43 region:eu]",
                      id="other-identity"),
         pytest.param(import_plan(["update"], {"id": "42"}), "importing resource null_resource.a: expected a no-op import "
-                     "operation, got ['update'] action with plan", id="not-no-op"),
+                     "operation, got [\"update\"] action with plan", id="not-no-op"),
         pytest.param(import_plan(["create"], importing=False), "importing resource null_resource.a: expected an import "
-                     "operation, got ['create'] action with plan", id="not-an-import"),
+                     "operation, got [\"create\"] action with plan", id="not-an-import"),
     ],
 )
 def test_import_block_with_resource_identity(fake: FakeTerraform, tmp_path: Path, plan: str, reason: str | None) -> None:
@@ -679,11 +680,31 @@ def test_import_block_with_resource_identity(fake: FakeTerraform, tmp_path: Path
     assert (tmp_path / "work" / "case1_import_step_2" / "terraform.tfstate").read_text() == "{}"
 
 
+#: ExpectError patterns of terraform-plugin-testing's own import tests (helper/resource/importstate), which a ported
+#: test keeps: Go writes the actions with %q and the identities with %v, not as Python's repr.
+GO_IMPORT_PATTERNS = {
+    "not-no-op": (import_plan(["update"], {"id": "42"}), r'importing resource null_resource.a: expected a no-op import '
+                  r'operation, got.*\["update"\] action with plan(.?)'),
+    "not-an-import": (import_plan(["create"], importing=False), r'expected an import operation, got \["create"\] action'),
+    "other-identity": (import_plan(["no-op"], {"id": "43", "region": "eu"}),
+                       r"expected identity values map\[id:42 region:eu zone:<nil>\], got map\[id:43 region:eu\]"),
+    "no-planned-identity": (import_plan(["no-op"], None), r"expected identity values map\[.*\], got map\[\]\n"),
+}
+
+
+@pytest.mark.parametrize(("plan", "pattern"), list(GO_IMPORT_PATTERNS.values()), ids=list(GO_IMPORT_PATTERNS))
+def test_import_failures_match_go_expect_error_patterns(
+    fake: FakeTerraform, tmp_path: Path, plan: str, pattern: str
+) -> None:
+    """Before: the actions and identities were Python's repr (['update'], {'id': '42'}), which Go's patterns miss."""
+    _import_by_identity(fake, tmp_path, plan, json.dumps(IDENTITY_STATE), None, expect_error=re.compile(pattern))
+
+
 #: A prior identity with a number and a bool; the planned identity each row's plan holds (raw JSON: the number's
 #: spelling is the point), and the failure when it is not the same typed value (Terraform's cty object).
 TYPED_STATE = json.dumps({**IDENTITY_STATE, "values": {"root_module": {"resources": [
     {**IDENTITY_STATE["values"]["root_module"]["resources"][0], "identity": {"id": "42", "n": 1, "on": True}}]}}})
-TYPED_DIFFERS = "importing resource null_resource.a: expected identity values {'id': '42', 'n': 1, 'on': True}, got "
+TYPED_DIFFERS = "importing resource null_resource.a: expected identity values map[id:42 n:1 on:true], got "
 
 
 @pytest.mark.parametrize(
@@ -693,14 +714,14 @@ TYPED_DIFFERS = "importing resource null_resource.a: expected identity values {'
         pytest.param('{"id": "42", "n": 1.0, "on": true}', None, id="number-1.0"),
         pytest.param('{"id": "42", "n": 1e0, "on": true}', None, id="number-1e0"),
         pytest.param('{"id": "42", "n": 10E-1, "on": true}', None, id="number-10E-1"),
-        pytest.param('{"id": "42", "n": 1, "on": 1}', TYPED_DIFFERS + "{'id': '42', 'n': 1, 'on': 1}",
+        pytest.param('{"id": "42", "n": 1, "on": 1}', TYPED_DIFFERS + "map[id:42 n:1 on:1]",
                      id="bool-is-no-number"),
-        pytest.param('{"id": "42", "n": true, "on": true}', TYPED_DIFFERS + "{'id': '42', 'n': True, 'on': True}",
+        pytest.param('{"id": "42", "n": true, "on": true}', TYPED_DIFFERS + "map[id:42 n:true on:true]",
                      id="number-is-no-bool"),
-        pytest.param('{"id": "42", "n": 1.5, "on": true}', TYPED_DIFFERS + "{'id': '42', 'n': Decimal('1.5'), 'on': True}",
+        pytest.param('{"id": "42", "n": 1.5, "on": true}', TYPED_DIFFERS + "map[id:42 n:1.5 on:true]",
                      id="other-number"),
         pytest.param('{"id": "42", "n": 1, "on": true, "zone": null}',
-                     TYPED_DIFFERS + "{'id': '42', 'n': 1, 'on': True, 'zone': None}", id="extra-null-attribute"),
+                     TYPED_DIFFERS + "map[id:42 n:1 on:true zone:<nil>]", id="extra-null-attribute"),
     ],
 )
 def test_import_identity_is_compared_as_terraform_types_it(

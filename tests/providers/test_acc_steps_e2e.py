@@ -232,7 +232,7 @@ def test_import_block_with_a_changed_resource_fails_as_go_does(tf_acceptance: Ac
         ]))
     assert info.value.stage is Stage.IMPORT_PLAN
     assert info.value.reason == (
-        "importing resource widget_thing.t: expected a no-op import operation, got ['update'] action with plan"
+        "importing resource widget_thing.t: expected a no-op import operation, got [\"update\"] action with plan"
     )
 
 

@@ -44,7 +44,10 @@ from ..._redact import (
     sensitive_shown,
 )
 
-__all__ = ["FlatAttributes", "FlatOutput", "FlatState", "flatten", "go_quote", "go_string_map", "leaf_text"]
+__all__ = [
+    "FlatAttributes", "FlatOutput", "FlatState", "flatten", "go_plain", "go_quote", "go_quoted_list", "go_string_map",
+    "leaf_text",
+]  # fmt: skip
 
 
 _ESCAPES: Final = {
@@ -101,6 +104,37 @@ def go_string_map(entries: Mapping[str, str], shown: Mapping[str, str] | None = 
         value = overrides.get(key)
         parts.append(f"{go_quote(key)}:{go_quote(entries[key]) if value is None else value}")
     return "map[string]string{" + ", ".join(parts) + "}"
+
+
+def go_quoted_list(texts: Sequence[str]) -> str:
+    """A slice of strings as Go's ``%q`` writes it (a plan's actions in the runner's import failures).
+
+    >>> print(go_quoted_list(["delete", "create"]), go_quoted_list([]))
+    ["delete" "create"] []
+    """
+    return "[" + " ".join(go_quote(str(text)) for text in texts) + "]"
+
+
+def go_plain(value: Any) -> str:
+    """A JSON value as Go's ``%v`` writes the ``interface{}`` that ``encoding/json`` decodes it to (numbers as
+    ``json.Number``): maps with their keys sorted, no quotes, ``<nil>`` for null.
+
+    Go tests match these texts with ``ExpectError`` patterns, so the runner's messages that Go writes with ``%v``
+    are written so too, not in Python's repr.
+
+    >>> print(go_plain({"on": True, "n": Decimal("1.5"), "id": "42", "tags": ["a", None], "m": {}}))
+    map[id:42 m:map[] n:1.5 on:true tags:[a <nil>]]
+    """
+    if value is None:
+        return "<nil>"
+    text = leaf_text(value)
+    if text is not None:
+        return text
+    if isinstance(value, Mapping):
+        return "map[" + " ".join(f"{key}:{go_plain(value[key])}" for key in sorted(value, key=str)) + "]"
+    if isinstance(value, Sequence):
+        return "[" + " ".join(go_plain(item) for item in value) + "]"
+    return f"<{type(value).__name__}>"
 
 
 _ROOT_PATH: Final = "[root]"
