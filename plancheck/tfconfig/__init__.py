@@ -34,7 +34,7 @@ from ._checks import (
     ExpectVariable,
     Template,
 )
-from ._json_reader import ConfigFormatError
+from ._json_reader import ConfigFormatError, IgnoredProperty
 from ._load import (
     Flavor,
     config_from_dict,
@@ -44,7 +44,7 @@ from ._load import (
     parse_config,
     write_config,
 )
-from ._model import Block, Config, IgnoredProperty
+from ._model import Block, Config
 from ._template import ParsedTemplate, Reference, TemplateSyntaxError, parse_reference, parse_template
 
 __all__ = [

@@ -27,6 +27,7 @@ from ._json_reader import (
     OBJECT,
     STRING,
     ConfigFormatError,
+    IgnoredProperty,
     Node,
     Source,
     Trail,
@@ -34,7 +35,7 @@ from ._json_reader import (
     json_location,
     trail_steps,
 )
-from ._model import TOP_LEVEL, Block, IgnoredProperty, Spec
+from ._model import TOP_LEVEL, Block, Spec
 from ._template import EXPRESSION_KINDS, TemplateSyntaxError, parse_reference, parse_template
 
 __all__ = ["check_unique", "decode_document", "read_again"]
@@ -51,6 +52,7 @@ _ONCE: Final = frozenset(
         ("removed", "lifecycle"),
         ("removed", "connection"),
         ("action", "config"),
+        ("module", "lifecycle"),
     }
 )
 _LABEL_PLURAL: Final = {"type": "types", "name": "names", "provider": "provider names"}
@@ -238,6 +240,15 @@ class _Decoder:
         for name, key_start, child in node.value:
             if name == "//":
                 continue
+            reserved = spec.reserved.get(name)
+            if reserved is not None:
+                raise self.error(
+                    key_start,
+                    (*steps, MapStep(name)),
+                    f"an argument or block of {_block_name(spec, labels)} other than one {reserved[0]} reserves "
+                    f"({reserved[0]}: {reserved[1]})",
+                    f'"{name}"',
+                )
             members.append((name, key_start, child))
             nspec = spec.nested.get(name)
             if nspec is not None:
@@ -294,6 +305,14 @@ class _Decoder:
             if name not in seen:
                 raise self.error(
                     node, steps, f'a "{name}" argument (required in {_article(spec.name)} block)', "none"
+                )
+        for name, (needed, summary) in spec.needs.items():
+            if name in seen and needed not in seen:
+                raise self.error(
+                    seen[name][0],
+                    (*steps, MapStep(name)),
+                    f'the "{needed}" argument beside "{name}" (OpenTofu: {summary})',
+                    f'"{name}" without "{needed}"',
                 )
         return tuple(members), nested
 

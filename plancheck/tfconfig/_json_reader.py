@@ -21,15 +21,16 @@ import math
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import KW_ONLY
 from decimal import Decimal
 from functools import partial
 from json.decoder import JSONDecodeError
-from typing import Any, Final, cast
+from typing import Any, Final, cast, final
 
 from tfjsonpath import MapStep, Path, SliceStep, Step
 
 from .._errors import DocumentFormatError
-from .._frozen import public
+from .._frozen import FrozenValue, frozen, public
 from .._redact import MIN_SECRET_LENGTH, SENSITIVE
 from .._text import lone_surrogate_at
 
@@ -42,6 +43,7 @@ __all__ = [
     "OBJECT",
     "STRING",
     "ConfigFormatError",
+    "IgnoredProperty",
     "Member",
     "Node",
     "Source",
@@ -112,6 +114,23 @@ class ConfigFormatError(DocumentFormatError):
         return type(self)(
             self.location, self.expected, found=self.found, source=source, line=self.line, column=self.column
         )
+
+
+@public("plancheck.tfconfig")
+@final
+@frozen
+class IgnoredProperty(FrozenValue):
+    """A top-level property that is not a block type Terraform knows, kept aside when reading leniently.
+
+    >>> from plancheck.tfconfig import parse_config
+    >>> parse_config('{"atlas": {"name": "x"}}', filename="old.tf.json").ignored
+    (IgnoredProperty('atlas', location='old.tf.json:1:2'),)
+    """
+
+    name: str
+    _: KW_ONLY
+    location: str
+
 
 
 def json_location(steps: Iterable[Step]) -> str:

@@ -49,13 +49,14 @@ from ._json_reader import (
     OBJECT,
     STRING,
     ConfigFormatError,
+    IgnoredProperty,
     Member,
     Node,
     Source,
     parse_json,
     python_to_node,
 )
-from ._model import OPENTOFU_TOP_LEVEL, TOP_LEVEL, Block, Config, IgnoredProperty, Spec
+from ._model import OPENTOFU_TOP_LEVEL, TOP_LEVEL, Block, Config, Spec
 
 __all__ = [
     "CONFIG_SUFFIXES",
@@ -386,11 +387,15 @@ _NOT_MERGED: Final[dict[Flavor, dict[str, frozenset[str]]]] = {
         "variable": frozenset({"validation", "deprecated"}),
         "output": frozenset({"precondition", "deprecated"}),
         "data": frozenset({"lifecycle"}),
+        "module": frozenset({"ignore_nested_deprecations"}),
     },
     "opentofu": {
         "variable": frozenset({"validation"}),
         "output": frozenset({"precondition"}),
         "data": frozenset({"lifecycle"}),
+        # OpenTofu 1.11 merges no module call's lifecycle (enabled), and 1.9 no provider's for_each.
+        "module": frozenset({"lifecycle"}),
+        "provider": frozenset({"for_each"}),
     },
 }
 # The lifecycle arguments an override merges: OpenTofu's destroy too (Terraform 1.16's is kept from the base).
@@ -560,11 +565,12 @@ class _Merger:
         kind = override.block_type
         if kind in _NOT_USED:
             return
-        if kind in ("moved", "import"):
+        if kind in ("moved", "import", "language"):
+            # OpenTofu's language block (1.12) says what the whole module is written in: never overridden.
+            why = "OpenTofu: Language selections in override file" if kind == "language" else (
+                f"Terraform: Cannot override '{kind}' blocks")
             raise override._source.error(
-                override._decl,
-                override._steps,
-                f"{kind} blocks only in primary files (Terraform: Cannot override '{kind}' blocks)",
+                override._decl, override._steps, f"{kind} blocks only in primary files ({why})",
                 f"a {kind} block in an override file",
             )
         if kind == "locals":

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import KW_ONLY
 from pathlib import Path as FsPath
 from typing import Any, Final, final
 
@@ -14,9 +13,9 @@ from tfjsonpath import Path, PathNotFoundError, Step, Traverse
 
 from .._documents import met as met_module
 from .._errors import ArgumentError
-from .._frozen import FrozenValue, ReadOnly, frozen, public
+from .._frozen import ReadOnly, public
 from .._redact import Secrets, secret_strings
-from ._json_reader import ARRAY, OBJECT, STRING, Node, Source, json_location, node_to_python
+from ._json_reader import ARRAY, OBJECT, STRING, IgnoredProperty, Node, Source, json_location, node_to_python
 from ._template import Reference, collect_references, parse_template, sensitive_literals
 
 __all__ = [
@@ -24,7 +23,6 @@ __all__ = [
     "TOP_LEVEL",
     "Block",
     "Config",
-    "IgnoredProperty",
     "Spec",
 ]
 
@@ -37,7 +35,7 @@ _MISSING: Final[Any] = object()
 class Spec:
     """The schema of one block type: labels, known arguments (by kind), nested block types."""
 
-    __slots__ = ("args", "attributes_only", "labels", "literal", "name", "nested", "open", "required")
+    __slots__ = ("args", "attributes_only", "labels", "literal", "name", "needs", "nested", "open", "required", "reserved")
     name: str
     labels: tuple[str, ...]
     args: dict[str, str]
@@ -46,6 +44,10 @@ class Spec:
     literal: bool
     attributes_only: bool
     required: tuple[str, ...]
+    #: Names the tool refuses here though no schema gives them a meaning yet: name -> (tool, its diagnostic's summary).
+    reserved: dict[str, tuple[str, str]]
+    #: Arguments that need another: name -> (the other, the diagnostic's summary).
+    needs: dict[str, tuple[str, str]]
 
     def __init__(
         self,
@@ -58,6 +60,8 @@ class Spec:
         literal: bool = False,
         attributes_only: bool = False,
         required: tuple[str, ...] = (),
+        reserved: dict[str, tuple[str, str]] | None = None,
+        needs: dict[str, tuple[str, str]] | None = None,
     ) -> None:
         self.name = name
         self.labels = labels
@@ -67,6 +71,8 @@ class Spec:
         self.literal = literal
         self.attributes_only = attributes_only
         self.required = required
+        self.reserved = reserved or {}
+        self.needs = needs or {}
 
     def arg_kind(self, name: str) -> str:
         """How the value of argument ``name`` is read (``"expr"``, ``"open"``, ``"literal"``...)."""
@@ -114,7 +120,6 @@ _RESOURCE_LIFECYCLE: Final = Spec(
         "prevent_destroy": "bool",
         "ignore_changes": "ignore_changes",
         "replace_triggered_by": "expr_list",
-        "enabled": "expr",
         # Terraform 1.16 and OpenTofu 1.12: false forgets the object instead of destroying it (actions ["forget"],
         # and Terraform's ["create", "forget"] or OpenTofu's ["forget", "create"] for a replacement).
         "destroy": "bool",
@@ -128,9 +133,7 @@ _RESOURCE_LIFECYCLE: Final = Spec(
     },
 )
 _DATA_LIFECYCLE: Final = Spec(
-    "lifecycle",
-    nested={"precondition": _condition("precondition"), "postcondition": _condition("postcondition")},
-    args={"enabled": "expr"},
+    "lifecycle", nested={"precondition": _condition("precondition"), "postcondition": _condition("postcondition")}
 )
 _META: Final = {"count": "expr", "for_each": "expr", "provider": "provider_ref", "depends_on": "ref_list"}
 
@@ -163,6 +166,13 @@ _ACTION: Final = Spec(
     args={"count": "expr", "for_each": "expr", "provider": "provider_ref"},
     nested={"config": Spec("config", open=True)},
 )
+
+
+def _reserved(summary: str, *names: str) -> dict[str, tuple[str, str]]:
+    """``names``, each reserved by Terraform with the diagnostic ``summary``."""
+    return {name: ("Terraform", summary) for name in names}
+
+
 _MODULE: Final = Spec(
     "module",
     ("name",),
@@ -173,11 +183,25 @@ _MODULE: Final = Spec(
         "count": "expr",
         "for_each": "expr",
         "depends_on": "ref_list",
+        # Terraform 1.15+: a static bool (OpenTofu has none: an input).
+        "ignore_nested_deprecations": "bool",
     },
     attributes_only=True,
     required=("source",),
+    # An argument of these names is a block in HCL's JSON, not an input (configs/module_call.go).
+    reserved=_reserved("Reserved block type name in module block", "lifecycle", "locals", "provider"),
 )
-_PROVIDER: Final = Spec("provider", ("name",), args={"alias": "name", "version": "literal_string"}, open=True)
+_PROVIDER: Final = Spec(
+    "provider",
+    ("name",),
+    args={"alias": "name", "version": "literal_string"},
+    open=True,
+    # configs/provider.go: names no provider's own arguments may take.
+    reserved={
+        **_reserved("Reserved argument name in provider block", "count", "depends_on", "for_each", "source"),
+        **_reserved("Reserved block type name in provider block", "lifecycle", "locals"),
+    },
+)
 _VARIABLE: Final = Spec(
     "variable",
     ("name",),
@@ -270,23 +294,42 @@ TOP_LEVEL: Final[dict[str, Spec]] = {
 }
 
 
-def _without(spec: Spec, *names: str, **nested: Spec) -> Spec:
-    """``spec`` without the arguments and nested block types ``names``, its nested block types ``nested`` replaced."""
+def _without(spec: Spec, *names: str, args: dict[str, str] | None = None, **nested: Spec) -> Spec:
+    """``spec`` without the arguments and nested block types ``names``, with the arguments ``args`` and the nested
+    block types ``nested`` (replacing its own), and its reserved names OpenTofu's: those OpenTofu gives a meaning
+    left out, each reserved by OpenTofu."""
     copied = copy.copy(spec)
-    copied.args = {name: kind for name, kind in spec.args.items() if name not in names}
+    copied.args = {**{name: kind for name, kind in spec.args.items() if name not in names}, **(args or {})}
     copied.nested = {**{name: each for name, each in spec.nested.items() if name not in names}, **nested}
+    copied.reserved = {
+        name: ("OpenTofu", summary) for name, (_, summary) in spec.reserved.items() if name not in copied.args | nested
+    }
     return copied
 
 
+_ENABLED: Final = {"enabled": "expr"}
+_OPENTOFU_PROVIDER: Final = _without(_PROVIDER, args={"for_each": "expr"})
+_OPENTOFU_PROVIDER.needs = {"for_each": ("alias", 'Alias required when using "for_each"')}
+
 #: OpenTofu's top-level block types, as :data:`TOP_LEVEL` is Terraform's. Where its schema differs (opentofu/opentofu
-#: internal/configs: named_values.go, resource.go, removed.go, parser_config.go): an output has no type constraint
-#: (Terraform 1.15's), there is no action block nor a lifecycle's action_trigger (Terraform 1.14's actions), and a
-#: removed block has no connection.
+#: internal/configs: named_values.go, resource.go, removed.go, module_call.go, provider.go, language.go,
+#: parser_config.go): an output has no type constraint (Terraform 1.15's), there is no action block nor a
+#: lifecycle's action_trigger (Terraform 1.14's actions), and a removed block has no connection; a lifecycle's
+#: enabled (OpenTofu 1.11: a resource's, a data source's, an ephemeral resource's, a module call's), a provider's
+#: for_each (OpenTofu 1.9, with an alias) and the language block (OpenTofu 1.12) are OpenTofu's.
 OPENTOFU_TOP_LEVEL: Final[dict[str, Spec]] = {
     **{name: spec for name, spec in TOP_LEVEL.items() if name != "action"},
-    "resource": _without(_RESOURCE, lifecycle=_without(_RESOURCE_LIFECYCLE, "action_trigger")),
+    "resource": _without(_RESOURCE, lifecycle=_without(_RESOURCE_LIFECYCLE, "action_trigger", args=_ENABLED)),
+    "data": _without(_DATA, lifecycle=_without(_DATA_LIFECYCLE, args=_ENABLED)),
+    "ephemeral": _without(_EPHEMERAL, lifecycle=_without(_DATA_LIFECYCLE, args=_ENABLED)),
+    "module": _without(_MODULE, "ignore_nested_deprecations", lifecycle=Spec("lifecycle", args=_ENABLED)),
+    "provider": _OPENTOFU_PROVIDER,
     "output": _without(_OUTPUT, "type"),
     "removed": _without(_REMOVED, "connection"),
+    "language": Spec(
+        "language", args={"edition": "literal", "experiments": "literal"},
+        nested={"compatible_with": Spec("compatible_with", open=True, literal=True)},
+    ),
 }
 
 
@@ -563,22 +606,6 @@ class Block(ReadOnly):
 
     def __repr__(self) -> str:
         return f"Block({self.block_type!r}, {self.labels!r}, location={self.location!r})"
-
-
-@public("plancheck.tfconfig")
-@final
-@frozen
-class IgnoredProperty(FrozenValue):
-    """A top-level property that is not a block type Terraform knows, kept aside when reading leniently.
-
-    >>> from plancheck.tfconfig import parse_config
-    >>> parse_config('{"atlas": {"name": "x"}}', filename="old.tf.json").ignored
-    (IgnoredProperty('atlas', location='old.tf.json:1:2'),)
-    """
-
-    name: str
-    _: KW_ONLY
-    location: str
 
 
 def _members(argument: str, value: Any, kind: type) -> tuple[Any, ...]:

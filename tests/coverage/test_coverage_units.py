@@ -403,6 +403,37 @@ def test_a_tf_json_module_is_scanned_through_tfconfig(tmp_path: Path) -> None:
     assert [error.split(":")[0] for error in scanned.errors] == ["broken.tf.json"]
 
 
+def test_a_tf_json_file_only_opentofu_reads_is_scanned(tmp_path: Path) -> None:
+    """The scan cannot tell which tool wrote the plan: a file Terraform's schema refuses (a module call's lifecycle is
+    OpenTofu's) is read as OpenTofu reads it, where it became a scan error once the reader refused it for Terraform
+    (with the reader's change alone, main.tf.json's items were missing); one neither reads is Terraform's error.
+    Before both changes, a provider's count was read as a provider argument (no scan error)."""
+    from plancheck._plugin.coverage.scan import scan_module
+
+    files: dict[str, Any] = {
+        "main.tf.json": {
+            "module": {"m": {"source": "./m", "lifecycle": {"enabled": "${var.on}"}}},
+            "resource": {"t": {"a": {"lifecycle": {
+                "enabled": False, "precondition": {"condition": "${true}", "error_message": "x"}}}}},
+        },
+        "actions.tf.json": {"action": {"local_command": {"go": {"config": {}}}}, "output": {"o": {"value": 1}}},
+        "broken.tf.json": {"provider": {"aws": {"count": 2}}},
+    }
+    for name, document in files.items():
+        (tmp_path / name).write_text(json.dumps(document), encoding="utf-8")
+    scanned = scan_module(tmp_path)
+    assert [(d.kind, d.address, d.file, d.conditions) for d in scanned.items] == [
+        ("output", "output.o", "actions.tf.json", ()),
+        ("module", "module.m", "main.tf.json", ()),
+        ("resource", "t.a", "main.tf.json", (("precondition", 1),)),
+    ]
+    # Neither tool reads it: the error is Terraform's reader's.
+    assert [e.replace(f"{tmp_path}/", "") for e in scanned.errors] == [
+        'broken.tf.json:1: broken.tf.json:1:23: $.provider["aws"]["count"]: expected an argument or block of provider '
+        '"aws" other than one Terraform reserves (Terraform: Reserved argument name in provider block), found "count"'
+    ]
+
+
 def _grown(document: dict[str, Any]) -> dict[str, Any]:
     """``document`` changed in place, as a test may change a fixture's document between plans: one resource more."""
     document["configuration"]["root_module"]["resources"].append(

@@ -29,7 +29,8 @@ INVALID_CONFIGS = [p for p in _files("configs") if "invalid" in p.name] + _files
 
 @pytest.mark.parametrize("path", corpus_cases(CONFIGS, CORPUS / "configs", lambda p: p.name))
 def test_every_valid_corpus_config_loads(path: Path) -> None:
-    config = load_config(path)
+    # Each file is read as the tool it comes from reads it (its name starts with that repository's owner).
+    config = load_config(path, flavor="opentofu" if path.name.startswith("opentofu-") else "terraform")
     assert config.files == (str(path),)
     for block in config.blocks:
         assert block.file == str(path)
@@ -100,8 +101,17 @@ def test_corpus_specifics() -> None:
     )
     assert [b.labels for b in legacy.resource("aws_instance", "web").blocks("provisioner")] == [("file",)]
 
-    tofu = load_config(configs / "opentofu-provider-from-json.tf.json")
+    tofu = load_config(configs / "opentofu-provider-from-json.tf.json", flavor="opentofu")
     assert tofu.resource("null_resource", "test").get("provider") == "null.blah[each.key]"
+    assert [r.text for r in tofu.provider("null", alias="blah").references()] == ["local.instances"]
+    # A provider's for_each is OpenTofu's (1.9+): Terraform reserves the name.
+    with pytest.raises(ConfigFormatError) as info:
+        load_config(configs / "opentofu-provider-from-json.tf.json")
+    assert str(info.value).replace(f"{configs}/", "") == (
+        'opentofu-provider-from-json.tf.json:10:13: $.provider["null"]["for_each"]: expected an argument or block of '
+        'provider "null" other than one Terraform reserves (Terraform: Reserved argument name in provider block), found '
+        '"for_each"'
+    )
 
     backend = load_config(configs / "terraform-legacy-0.11-terraform-backend.tf.json")
     assert [b.labels for b in backend.blocks_of("terraform")[0].blocks("backend")] == [("s3",)]

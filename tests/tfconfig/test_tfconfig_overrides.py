@@ -250,6 +250,15 @@ FLAVORED = [
         {"input": 1, "lifecycle": {"destroy": False}},
         id="lifecycle-destroy-base-without-lifecycle",
     ),
+    pytest.param(
+        {"main.tf.json": {"module": {"m": {"source": "./m", "ignore_nested_deprecations": True}}},
+         "override.tf.json": {"module": {"m": {"ignore_nested_deprecations": False}}}},
+        "module.m",
+        # Terraform 1.15's meta-argument, which its merge does not copy; for OpenTofu an input like any other.
+        {"source": "./m", "ignore_nested_deprecations": True},
+        {"source": "./m", "ignore_nested_deprecations": False},
+        id="module-ignore_nested_deprecations",
+    ),
 ]
 
 
@@ -325,13 +334,13 @@ def test_opentofu_has_no_action_block(tmp_path: Path) -> None:
         load_config(tmp_path, flavor="opentofu", strict=True)
     assert str(info.value).replace(f"{tmp_path}/", "") == (
         "main.tf.json:1:2: $.action: expected one of the top-level block types (check, data, ephemeral, import, "
-        'locals, module, moved, output, provider, removed, resource, terraform, variable), found "action"')
+        'language, locals, module, moved, output, provider, removed, resource, terraform, variable), found "action"')
     with pytest.raises(ConfigFormatError) as info:
         merge_overrides(terraform.primary_blocks, [], flavor="opentofu")
     assert str(info.value).replace(f"{tmp_path}/", "") == (
         'main.tf.json:1:36: $.action["local_command"]["t"]: expected one of the top-level block types (check, data, '
-        'ephemeral, import, locals, module, moved, output, provider, removed, resource, terraform, variable), '
-        'found "action"')
+        'ephemeral, import, language, locals, module, moved, output, provider, removed, resource, terraform, '
+        'variable), found "action"')
 
 
 @pytest.mark.parametrize(

@@ -294,7 +294,7 @@ INVALID: list[tuple[str, Any, str]] = [
         "lifecycle-typo",
         {"resource": {"t": {"a": {"lifecycle": {"prevent_destroi": True}}}}},
         '$.resource["t"]["a"]["lifecycle"]["prevent_destroi"]: expected an argument or block of lifecycle (action_trigger, '
-        "create_before_destroy, destroy, enabled, ignore_changes, postcondition, precondition, prevent_destroy, "
+        "create_before_destroy, destroy, ignore_changes, postcondition, precondition, prevent_destroy, "
         'replace_triggered_by), found "prevent_destroi" (did you mean "prevent_destroy"?)',
     ),
     (
@@ -305,7 +305,7 @@ INVALID: list[tuple[str, Any, str]] = [
     (
         "data-lifecycle-destroy",
         {"data": {"t": {"a": {"lifecycle": {"destroy": False}}}}},
-        '$.data["t"]["a"]["lifecycle"]["destroy"]: expected an argument or block of lifecycle (enabled, postcondition, '
+        '$.data["t"]["a"]["lifecycle"]["destroy"]: expected an argument or block of lifecycle (postcondition, '
         'precondition), found "destroy"',
     ),
     (

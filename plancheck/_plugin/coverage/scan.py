@@ -369,10 +369,17 @@ def scan_text(text: str, name: str) -> list[Declared]:
 def _scan_json(path: Path, name: str) -> list[Declared]:
     from ...tfconfig import ConfigFormatError, load_config
 
-    try:
-        config = load_config(path, strict=False, merge_overrides=False)
-    except ConfigFormatError as exc:
-        raise ScanError(name, 1, str(exc)) from None
+    # The plan does not say which tool wrote it: a file either reads is scanned as that one reads it (a module call's
+    # lifecycle and a provider's for_each are OpenTofu's, Terraform refuses them; an action block is Terraform's).
+    refused: ConfigFormatError | None = None
+    for flavor in ("terraform", "opentofu"):
+        try:
+            config = load_config(path, strict=False, merge_overrides=False, flavor=flavor)
+            break
+        except ConfigFormatError as exc:
+            refused = refused or exc
+    else:
+        raise ScanError(name, 1, str(refused)) from None
     found: list[Declared] = []
     for block in config.blocks:
         spec = _ITEMS.get(block.block_type)

@@ -1,0 +1,217 @@
+"""Where OpenTofu's language and Terraform's differ in a module call, a provider block and a lifecycle: each flavor
+reads a file as its tool does (terraform and opentofu internal/configs: module_call.go, provider.go, resource.go,
+language.go, module_merge.go)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plancheck.tfconfig import Config, ConfigFormatError, load_config, parse_config
+from plancheck.tfconfig._load import merge_overrides
+
+
+def _read(text: str, flavor: Any) -> Config | str:
+    try:
+        return parse_config(text, filename="main.tf.json", flavor=flavor, strict=True)
+    except ConfigFormatError as exc:
+        return str(exc)
+
+
+def _seen(config: Config | str) -> Any:
+    """What a test sees of a configuration: each block's arguments and nested blocks (with theirs), or the error."""
+    if isinstance(config, str):
+        return config
+    return [
+        (b.address, b.names(), [(n.block_type, n.body) for n in b.blocks()], [r.text for r in b.references()])
+        for b in config.blocks
+    ]
+
+
+def _reserved(where: str, at: str, name: str, tool: str, summary: str) -> str:
+    return (
+        f'main.tf.json:{at}: $.{where}["{name}"]: expected an argument or block of {where.split("[")[0]} '
+        f'{where.split("[")[1].rstrip("]")} other than one {tool} reserves ({tool}: {summary}), found "{name}"'
+    )
+
+
+_MODULE_BLOCK = "Reserved block type name in module block"
+_PROVIDER_ARGUMENT = "Reserved argument name in provider block"
+
+#: Each row: a file, what the terraform flavor reads (or its error), what the opentofu flavor reads (or its error).
+FLAVORED = [
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "lifecycle": {"enabled": "${var.on}"}, "n": 1}}}',
+        _reserved('module["m"]', "1:36", "lifecycle", "Terraform", _MODULE_BLOCK),
+        [("module.m", ("source", "lifecycle", "n"), [("lifecycle", {"enabled": "${var.on}"})], ["var.on"])],
+        id="module-lifecycle-enabled",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "lifecycle": {"enable": false}}}}',
+        _reserved('module["m"]', "1:36", "lifecycle", "Terraform", _MODULE_BLOCK),
+        'main.tf.json:1:50: $.module["m"]["lifecycle"]["enable"]: expected an argument or block of lifecycle '
+        '(enabled), found "enable" (did you mean "enabled"?)',
+        id="module-lifecycle-misspelt",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "lifecycle": [{"enabled": false}, {"enabled": true}]}}}',
+        _reserved('module["m"]', "1:36", "lifecycle", "Terraform", _MODULE_BLOCK),
+        'main.tf.json:1:49: $.module["m"]["lifecycle"][1]: expected at most one lifecycle block in a module block '
+        "(Terraform: Duplicate lifecycle block), found a second lifecycle block (first at 1:49)",
+        id="module-lifecycle-twice",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "locals": {"a": 1}}}}',
+        _reserved('module["m"]', "1:36", "locals", "Terraform", _MODULE_BLOCK),
+        _reserved('module["m"]', "1:36", "locals", "OpenTofu", _MODULE_BLOCK),
+        id="module-locals",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "provider": {"aws": {}}}}}',
+        _reserved('module["m"]', "1:36", "provider", "Terraform", _MODULE_BLOCK),
+        _reserved('module["m"]', "1:36", "provider", "OpenTofu", _MODULE_BLOCK),
+        id="module-provider",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "ignore_nested_deprecations": "${var.quiet}"}}}',
+        'main.tf.json:1:66: $.module["m"]["ignore_nested_deprecations"]: expected true or false, found a string',
+        [("module.m", ("source", "ignore_nested_deprecations"), [], ["var.quiet"])],
+        id="module-ignore_nested_deprecations",
+    ),
+    pytest.param(
+        '{"provider": {"aws": {"alias": "r", "for_each": "${var.regions}", "region": "${each.value}"}}}',
+        _reserved('provider["aws"]', "1:37", "for_each", "Terraform", _PROVIDER_ARGUMENT),
+        [("provider.aws.r", ("alias", "for_each", "region"), [], ["var.regions", "each.value"])],
+        id="provider-for_each",
+    ),
+    pytest.param(
+        '{"provider": {"aws": {"for_each": "${var.regions}"}}}',
+        _reserved('provider["aws"]', "1:23", "for_each", "Terraform", _PROVIDER_ARGUMENT),
+        'main.tf.json:1:23: $.provider["aws"]["for_each"]: expected the "alias" argument beside "for_each" '
+        '(OpenTofu: Alias required when using "for_each"), found "for_each" without "alias"',
+        id="provider-for_each-without-alias",
+    ),
+    pytest.param(
+        '{"provider": {"aws": {"alias": "r", "count": 2}}}',
+        _reserved('provider["aws"]', "1:37", "count", "Terraform", _PROVIDER_ARGUMENT),
+        _reserved('provider["aws"]', "1:37", "count", "OpenTofu", _PROVIDER_ARGUMENT),
+        id="provider-count",
+    ),
+    pytest.param(
+        '{"provider": {"aws": {"source": "hashicorp/aws"}}}',
+        _reserved('provider["aws"]', "1:23", "source", "Terraform", _PROVIDER_ARGUMENT),
+        _reserved('provider["aws"]', "1:23", "source", "OpenTofu", _PROVIDER_ARGUMENT),
+        id="provider-source",
+    ),
+    pytest.param(
+        '{"provider": {"aws": {"lifecycle": {}}}}',
+        _reserved('provider["aws"]', "1:23", "lifecycle", "Terraform", "Reserved block type name in provider block"),
+        _reserved('provider["aws"]', "1:23", "lifecycle", "OpenTofu", "Reserved block type name in provider block"),
+        id="provider-lifecycle",
+    ),
+    pytest.param(
+        '{"resource": {"t": {"a": {"lifecycle": {"enabled": "${var.on}"}}}}}',
+        'main.tf.json:1:41: $.resource["t"]["a"]["lifecycle"]["enabled"]: expected an argument or block of lifecycle '
+        "(action_trigger, create_before_destroy, destroy, ignore_changes, postcondition, precondition, prevent_destroy, "
+        'replace_triggered_by), found "enabled"',
+        [("t.a", ("lifecycle",), [("lifecycle", {"enabled": "${var.on}"})], ["var.on"])],
+        id="resource-lifecycle-enabled",
+    ),
+    pytest.param(
+        '{"data": {"t": {"a": {"lifecycle": {"enabled": false}}}}}',
+        'main.tf.json:1:37: $.data["t"]["a"]["lifecycle"]["enabled"]: expected an argument or block of lifecycle '
+        '(postcondition, precondition), found "enabled"',
+        [("data.t.a", ("lifecycle",), [("lifecycle", {"enabled": False})], [])],
+        id="data-lifecycle-enabled",
+    ),
+    pytest.param(
+        '{"ephemeral": {"t": {"a": {"lifecycle": {"enabled": false}}}}}',
+        'main.tf.json:1:42: $.ephemeral["t"]["a"]["lifecycle"]["enabled"]: expected an argument or block of lifecycle '
+        '(postcondition, precondition), found "enabled"',
+        [("ephemeral.t.a", ("lifecycle",), [("lifecycle", {"enabled": False})], [])],
+        id="ephemeral-lifecycle-enabled",
+    ),
+    pytest.param(
+        '{"language": {"compatible_with": {"opentofu": ">= 1.12"}}}',
+        "main.tf.json:1:2: $.language: expected one of the top-level block types (action, check, data, ephemeral, "
+        'import, locals, module, moved, output, provider, removed, resource, terraform, variable), found "language"',
+        [("language", ("compatible_with",), [("compatible_with", {"opentofu": ">= 1.12"})], [])],
+        id="language",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "terraform", "opentofu"), FLAVORED)
+def test_each_flavor_reads_as_its_tool(text: str, terraform: Any, opentofu: Any) -> None:
+    """Before: both flavors read a module call's lifecycle and ignore_nested_deprecations (Terraform 1.15's static
+    bool) as inputs and a provider's for_each, count, source and lifecycle as provider arguments; Terraform's schema
+    read a lifecycle's enabled; OpenTofu's knew no language block."""
+    assert (_seen(_read(text, "terraform")), _seen(_read(text, "opentofu"))) == (terraform, opentofu)
+
+
+def _write(directory: Path, files: dict[str, Any]) -> None:
+    for name, content in files.items():
+        (directory / name).write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+
+
+#: OpenTofu's merge (module_merge.go): an override sets no module call's lifecycle and no provider's for_each (each
+#: decoded as a meta-argument, which the merge does not copy); a language block is never in an override file.
+MERGED = [
+    pytest.param(
+        {"main.tf.json": {"module": {"m": {"source": "./m", "lifecycle": {"enabled": False}, "n": 1}}},
+         "override.tf.json": {"module": {"m": {"lifecycle": {"enabled": True}, "n": 2}}}},
+        [{"source": "./m", "lifecycle": {"enabled": False}, "n": 2}],
+        id="module-lifecycle-kept",
+    ),
+    pytest.param(
+        {"main.tf.json": {"provider": {"aws": {"alias": "r", "for_each": "${var.a}", "region": "x"}}},
+         "override.tf.json": {"provider": {"aws": {"alias": "r", "for_each": "${var.b}", "region": "y"}}}},
+        [{"alias": "r", "for_each": "${var.a}", "region": "y"}],
+        id="provider-for_each-kept",
+    ),
+    pytest.param(
+        {"main.tf.json": {"language": {"compatible_with": {"opentofu": ">= 1.12"}}},
+         "override.tf.json": '{"language": {"compatible_with": {"opentofu": ">= 1.13"}}}'},
+        "override.tf.json:1:14: $.language: expected language blocks only in primary files (OpenTofu: Language "
+        "selections in override file), found a language block in an override file",
+        id="language-in-an-override-file",
+    ),
+]
+
+
+@pytest.mark.parametrize(("files", "merged"), MERGED)
+def test_opentofu_merges_as_opentofu(tmp_path: Path, files: dict[str, Any], merged: Any) -> None:
+    """Before: an override's module lifecycle (then an input) and provider for_each replaced the base's, and a
+    language block (then no block type OpenTofu's schema had) was left out of the module unread."""
+    _write(tmp_path, files)
+    try:
+        seen: Any = [b.body for b in load_config(tmp_path, flavor="opentofu").blocks]
+    except ConfigFormatError as exc:
+        seen = str(exc).replace(f"{tmp_path}/", "")
+    assert seen == merged
+    unmerged = load_config(tmp_path, flavor="opentofu", merge_overrides=False)
+    try:
+        again: Any = [b.body for b in merge_overrides(unmerged.primary_blocks, unmerged.overrides, flavor="opentofu")]
+    except ConfigFormatError as exc:
+        again = str(exc).replace(f"{tmp_path}/", "")
+    assert again == merged
+
+
+@pytest.mark.parametrize(
+    ("flavor", "body", "refused"),
+    [
+        pytest.param("terraform", {"module": {"m": {"source": "./m", "lifecycle": {"enabled": "hunter2-planted"}}}},
+                     'found "lifecycle"', id="reserved-name"),
+        pytest.param("opentofu", {"provider": {"aws": {"for_each": "hunter2-planted"}}},
+                     'found "for_each" without "alias"', id="needs-an-alias"),
+    ],
+)
+def test_a_planted_secret_is_in_no_new_error(flavor: Any, body: dict[str, Any], refused: str) -> None:
+    """The new errors name where and what was refused, never the value written there."""
+    error = _read(json.dumps({"variable": {"pw": {"sensitive": True, "default": "hunter2-planted"}}, **body}), flavor)
+    assert isinstance(error, str)
+    assert error.endswith(refused)
+    assert "hunter2" not in error
