@@ -62,7 +62,9 @@ __all__ = [
     "input_secrets",
     "plan_module",
     "plan_sensitive",
+    "reserved_name",
     "scrubbing",
+    "variable_name",
 ]
 
 # -- module calls ---------------------------------------------------------------------------------
@@ -656,6 +658,35 @@ class UnreadablePlan(MockPlanFailedError):
         self.error = error
         said = f":\n{stderr.strip()}" if stderr.strip() else ""
         super().__init__("show", f"terraform {show_json_refused(error, 'plan')}{said}")
+
+
+#: The names no module may give a variable (Terraform 1.0 to 1.11): a module call's own arguments and block types.
+_RESERVED_NAMES: Final = frozenset(
+    ("source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider")
+)
+
+
+def variable_name(name: str) -> bool:
+    """Whether Terraform takes ``name`` as a variable's: HCL's identifier (``hclsyntax.ValidIdentifier``), which is
+    ``(ID_Start | "_") (ID_Continue | "-")*``, Python's own identifier with dashes after the first character.
+
+    >>> [variable_name(n) for n in ("my-var", "_-x", "größe", "x·y", "count")]
+    [True, True, True, True, True]
+    >>> [variable_name(n) for n in ("1x", "-x", "a.b", "a b", "")]
+    [False, False, False, False, False]
+    """
+    return not name.startswith("-") and name.replace("-", "_").isidentifier()
+
+
+def reserved_name(name: str) -> str | None:
+    """Why no module can declare a variable ``name`` Terraform reserves (a module call's argument), or None.
+
+    >>> reserved_name("count"), reserved_name("counts")
+    ('is reserved: Terraform gives it a meaning inside module blocks, so no module declares it', None)
+    """
+    if name not in _RESERVED_NAMES:
+        return None
+    return "is reserved: Terraform gives it a meaning inside module blocks, so no module declares it"
 
 
 def _usage(problem: str, argument: str = "module_dir") -> MockPlanArgumentError:
