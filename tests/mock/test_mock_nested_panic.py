@@ -19,6 +19,7 @@ from plancheck import knownvalue as kv
 from plancheck.acceptance import (
     AcceptanceError,
     AcceptanceRunner,
+    ConfigPlanChecks,
     MockPlanFailedError,
     MockProvider,
     Sensitive,
@@ -85,6 +86,38 @@ def test_a_resource_the_terraform_served_would_panic_planning_is_refused_when_va
     request = pb.ValidateResourceConfig.Request(type_name=type_name, config=direct.dv(config))
     said = [(d.severity, d.summary, d.detail) for d in direct.servicer.ValidateResourceConfig(request, None).diagnostics]
     assert said == ([] if refused is None else [(pb.Diagnostic.ERROR, *refused)])
+
+
+#: What a runner tells a mock (``plancheck_planning``) and what Terraform sends it, in order, on the pinned 1.0.3.
+PLAN, PLANNED, CONFIGURE, VALIDATE = "plan begins", "plan ends", "ConfigureProvider", "ValidateResourceConfig"
+
+COMMANDS = [
+    pytest.param([PLAN, VALIDATE, CONFIGURE, VALIDATE], True, id="a-plan-s-validation-after-its-configure"),
+    pytest.param([PLAN, VALIDATE], False, id="a-plan-s-validation-before-its-configure"),
+    # count = 0: nothing is planned, so the plan validates it only before ConfigureProvider; the apply configures
+    # the provider, and the next command's validation (the post-test destroy's) came with that version.
+    pytest.param([PLAN, VALIDATE, CONFIGURE, PLANNED, CONFIGURE, VALIDATE], False,
+                 id="a-later-command-s-validation-after-an-apply"),
+    pytest.param([PLAN, CONFIGURE, PLANNED, PLAN, VALIDATE], False, id="the-next-plan-s-validation-before-its-configure"),
+    pytest.param([PLAN, CONFIGURE, PLANNED, PLAN, CONFIGURE, VALIDATE], True, id="the-next-plan-after-its-configure"),
+    pytest.param([CONFIGURE, VALIDATE], True, id="no-runner-tells-the-mock-its-plans"),
+]
+
+
+@pytest.mark.parametrize(("events", "refused"), COMMANDS)
+def test_only_a_validation_after_the_current_plan_s_configure_is_refused(events: list[str], refused: bool) -> None:
+    direct = Direct(MockProvider(cloud_document(), CLOUD))
+    pb, servicer = direct.pb, direct.servicer
+    said: list[Any] = []
+    for event in events:
+        if event in (PLAN, PLANNED):
+            servicer._instance.plancheck_planning(event == PLAN)
+        elif event == CONFIGURE:
+            servicer.ConfigureProvider(pb.ConfigureProvider.Request(terraform_version="1.0.3", config=direct.dv({})), None)
+        else:
+            request = pb.ValidateResourceConfig.Request(type_name="cloud_bucket", config=direct.dv(BUCKET))
+            said = [d.summary for d in servicer.ValidateResourceConfig(request, None).diagnostics]
+    assert said == (["Terraform 1.0.3 would panic planning cloud_bucket: it leaves website unset"] if refused else [])
 
 
 def test_a_data_source_is_not_refused_terraform_1_0_3_reads_one_while_planning() -> None:
@@ -156,3 +189,46 @@ def test_an_acceptance_step_of_a_bucket_without_website_is_refused_on_1_0_3_neve
     shown = str(info.value)
     assert "Error: Terraform 1.0.3 would panic planning cloud_bucket: it leaves website unset" in shown, shown
     assert ("panic:" in shown, SECRET in shown) == (False, False)
+
+
+#: Instances known to be none while planning: Terraform plans nothing of them, so nothing to panic on.
+NONE_PLANNED = [
+    pytest.param("count = 0", id="count-0"),
+    pytest.param("for_each = {}", id="for-each-empty"),
+    pytest.param("count = var.buckets", id="count-of-a-variable-0"),
+]
+
+
+#: A bucket without website, planned as many times as {meta} says, beside an access key planned once.
+PLANNED_ZERO_TIMES = """
+terraform {{
+  required_providers {{
+    cloud = {{ source = "acme/cloud" }}
+  }}
+}}
+variable "buckets" {{
+  type    = number
+  default = 0
+}}
+resource "cloud_bucket" "logs" {{
+  {meta}
+  name           = "logs"
+  encryption_key = "k"
+}}
+resource "cloud_access_key" "reader" {{
+  bucket_id = "b"
+}}
+"""
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("meta", NONE_PLANNED)
+def test_a_step_of_a_bucket_planned_zero_times_is_never_refused(tf_acceptance: AcceptanceRunner, meta: str) -> None:
+    mock = MockProvider.from_schema_file(CLOUD_SCHEMA, CLOUD)
+    runner = AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120)
+    # Plan and apply, the plan after it (empty), the post-test destroy: each a Terraform command validating the bucket.
+    runner.run(TestCase(providers={CLOUD: mock}, steps=[TestStep(
+        config=PLANNED_ZERO_TIMES.format(meta=meta),
+        config_plan_checks=ConfigPlanChecks(pre_apply=[ExpectResourceAction("cloud_access_key.reader", ResourceAction.Create)]))]))
+    planned = [c.type_name for c in mock.calls if c.rpc == "PlanResourceChange"]
+    assert (planned.count("cloud_bucket"), planned.count("cloud_access_key") > 0) == (0, True)
