@@ -4,6 +4,8 @@
 The pinned Terraform 1.0.3 is one of them. The schema a mock serves is valid (1.0.3 plans the example module,
 which sets ``website``): Terraform validates each resource again after ``ConfigureProvider``, which tells the mock
 its version, just before it plans; the mock refuses there, with an error saying what and why, never a crash.
+A data source read they defer to apply panics too, with nothing asked of the mock first: the mock, which saw it
+validated, says why afterwards, in place of the stack trace.
 """
 
 from __future__ import annotations
@@ -120,17 +122,54 @@ def test_only_a_validation_after_the_current_plan_s_configure_is_refused(events:
     assert said == (["Terraform 1.0.3 would panic planning cloud_bucket: it leaves website unset"] if refused else [])
 
 
-def test_a_data_source_is_not_refused_terraform_1_0_3_reads_one_while_planning() -> None:
-    # A read deferred to apply does panic, but Terraform does not validate it after ConfigureProvider: not caught.
+def _with_filter() -> dict[str, Any]:
+    """The example's schema, its cloud_region data source with an optional single nested attribute, filter."""
     document = cloud_document()
     region = next(iter(document["provider_schemas"].values()))["data_source_schemas"]["cloud_region"]["block"]
     region["attributes"]["filter"] = {"optional": True, "nested_type": {"nesting_mode": "single", "attributes": {
         "zone": {"type": "string", "required": True}}}}
-    direct = Direct(MockProvider(document, CLOUD))
+    return document
+
+
+def test_a_data_source_is_not_refused_terraform_1_0_3_reads_one_while_planning() -> None:
+    # A read deferred to apply does panic, but Terraform asks the mock nothing about it first: explained afterwards.
+    direct = Direct(MockProvider(_with_filter(), CLOUD))
     pb = direct.pb
     direct.servicer.ConfigureProvider(pb.ConfigureProvider.Request(terraform_version="1.0.3", config=direct.dv({})), None)
     request = pb.ValidateDataResourceConfig.Request(type_name="cloud_region", config=direct.dv({"name": "eu", "filter": None}))
     assert list(direct.servicer.ValidateDataResourceConfig(request, None).diagnostics) == []
+
+
+#: What Terraform 1.0.3 printed panicking on a deferred read (cut): the frame the mock's explanation needs.
+DEFERRED_PANIC = ("panic: interface conversion: interface {} is nil, not map[string]interface {}\n\ngoroutine 84 [running]:\n"
+                  "github.com/hashicorp/terraform/internal/plans/objchange.PlannedDataResourceObject(0xc00037bdd0)\n")
+EXPLAINED = ("Terraform 1.0.3 would panic planning data source cloud_region, a read deferred to apply: it leaves filter "
+             "unset\n" + WHY.format(names="filter"))
+
+CRASHES = [
+    pytest.param(True, None, "1.0.3", DEFERRED_PANIC, EXPLAINED, id="1.0.3-a-deferred-read-leaving-filter-unset"),
+    pytest.param(True, None, "1.0.4", DEFERRED_PANIC, EXPLAINED.replace("1.0.3", "1.0.4", 1), id="1.0.4"),
+    pytest.param(True, {"zone": "a"}, "1.0.3", DEFERRED_PANIC, None, id="filter-set"),
+    pytest.param(True, None, "1.0.5", DEFERRED_PANIC, None, id="1.0.5-plans-it"),
+    pytest.param(True, None, "1.0.3", "panic: runtime error: index out of range [3] with length 3\n", None,
+                 id="another-panic"),
+    pytest.param(False, None, "1.0.3", DEFERRED_PANIC, None, id="no-runner-told-the-plan"),
+]
+
+
+@pytest.mark.parametrize(("told", "filter_", "version", "stderr", "explained"), CRASHES)
+def test_a_crash_on_a_deferred_read_is_explained_by_the_mock_that_saw_it_validated(
+    told: bool, filter_: Any, version: str, stderr: str, explained: str | None
+) -> None:
+    direct = Direct(MockProvider(_with_filter(), CLOUD))
+    pb, instance = direct.pb, direct.servicer._instance
+    if told:
+        instance.plancheck_planning(True)
+    # The validation of the plan's first walk, before ConfigureProvider: the name is unknown (a resource's id).
+    config = pb.DynamicValue(msgpack=direct.msgpack.packb({"name": direct.unknown, "filter": filter_}, use_bin_type=True))
+    direct.servicer.ValidateDataResourceConfig(pb.ValidateDataResourceConfig.Request(type_name="cloud_region", config=config), None)
+    direct.servicer.ConfigureProvider(pb.ConfigureProvider.Request(terraform_version=version, config=direct.dv({})), None)
+    assert instance.plancheck_crash(stderr) == explained
 
 
 # -- with Terraform: the pinned 1.0.3, and the newer one on PATH --------------------------------------------
@@ -232,3 +271,51 @@ def test_a_step_of_a_bucket_planned_zero_times_is_never_refused(tf_acceptance: A
         config_plan_checks=ConfigPlanChecks(pre_apply=[ExpectResourceAction("cloud_access_key.reader", ResourceAction.Create)]))]))
     planned = [c.type_name for c in mock.calls if c.rpc == "PlanResourceChange"]
     assert (planned.count("cloud_bucket"), planned.count("cloud_access_key") > 0) == (0, True)
+
+
+#: A data source read the plan defers to apply (its name is a resource's id, unknown), leaving filter unset.
+DEFERRED_READ = """
+terraform {
+  required_providers {
+    cloud = { source = "acme/cloud" }
+  }
+}
+resource "cloud_access_key" "k" {
+  bucket_id = "b"
+}
+data "cloud_region" "here" {
+  name = cloud_access_key.k.id
+}
+"""
+CRASHED_ON_1_0_3 = "terraform plan crashed:\n" + EXPLAINED
+
+
+@pytest.mark.e2e
+def test_mock_plan_of_a_deferred_read_without_filter_says_why_1_0_3_crashed_and_plans_on_newer(
+    tf_acceptance_binary: Any, tf_mock_plan: Any, tmp_path: Path
+) -> None:
+    module = write_tree(tmp_path / "m", {"main.tf": DEFERRED_READ})
+    mock = MockProvider(_with_filter(), CLOUD)
+    if tf_acceptance_binary.version_tuple >= (1, 0, 5):
+        plan = tf_mock_plan(module, mocks=[mock])
+        assert_plan(plan, ExpectResourceAction("data.cloud_region.here", ResourceAction.Read))
+        return
+    with pytest.raises(MockPlanFailedError) as info:
+        tf_mock_plan(module, mocks=[mock])
+    assert (info.value.step, str(info.value)) == ("plan", CRASHED_ON_1_0_3)
+
+
+@pytest.mark.e2e
+def test_an_acceptance_step_of_a_deferred_read_without_filter_says_why_1_0_3_crashed(
+    tf_acceptance: AcceptanceRunner,
+) -> None:
+    mock = MockProvider(_with_filter(), CLOUD)
+    runner = AcceptanceRunner(tf_acceptance.terraform, tf_acceptance.work_dir, timeout=120)
+    case = TestCase(providers={CLOUD: mock}, steps=[TestStep(config=DEFERRED_READ)])
+    if tf_acceptance.terraform.version_tuple >= (1, 0, 5):
+        runner.run(case)
+        return
+    with pytest.raises(AcceptanceError) as info:
+        runner.run(case)
+    first = str(info.value).split("\ncommand: ")[0]
+    assert first == "step 1/1, pre_apply: terraform plan failed: " + EXPLAINED, first

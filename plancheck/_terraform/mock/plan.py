@@ -958,6 +958,7 @@ def _failure(
     hint: pw has no value: give it with --var pw=VALUE or --var-file FILE (mock_plan: variables= or var_files=), or TF_VAR_pw
     """
     from ..binary import registry_hint
+    from ..providers.planning import crash_cause
 
     how = "timed out" if result.timed_out else "failed" if result.killed_by is None else f"was killed by {result.killed_by}"
     hint = registry_hint(result.stderr, env, replaced) if result.argv[1] == "init" else None
@@ -968,6 +969,10 @@ def _failure(
     )
     # Where Terraform says a variable's value was defined: the private variables file, gone when the call returns.
     detail = re.sub(re.escape(str(module.parent / _VARIABLES_FILE)) + r"(?::\d+,\d+-\d+(?:,\d+)?)?", _GIVEN, detail)
+    # A Go stack trace tells a user nothing: the mock that knows why Terraform crashed says it instead.
+    why = crash_cause([s.provider for s in servers], result.stderr) if result.argv[1] == "plan" else None
+    if why is not None:
+        how, detail = "crashed", why
     raised = [f"{s.address}: {e.summary}" for s in servers for e in s.errors]
     extra = ("\nthe mock raised: " + "; ".join(raised)) if raised else ""
     # Terraform says "use a -var or -var-file command line argument", which neither front end takes.

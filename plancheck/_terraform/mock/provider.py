@@ -557,6 +557,10 @@ class _MockInstance(LockedState):
         self.terraform_version, self.planning = "", active
         return self.data.planning(active)
 
+    def plancheck_crash(self, stderr: str) -> str | None:
+        """Why Terraform crashed planning (its ``stderr``), when this mock knows: see :meth:`DataReads.deferred_crash`."""
+        return self.data.deferred_crash(self.terraform_version, stderr)
+
     def plancheck_plan(self, document: Mapping[str, Any]) -> bool:
         """A plan (``show -json``): what maps each create, and each data source read, to its address.
 
@@ -681,19 +685,21 @@ class _MockServicer:
     def ValidateResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
         # Terraform validates a resource again after ConfigureProvider (which tells its version), just before it plans;
         # out of a runner's plans (the apply of a plan made, the post-test destroy, a validate) none is planned anew.
-        instance = self._instance
-        version = instance.terraform_version if instance.planning is not False else ""
+        version = self._instance.terraform_version if self._instance.planning is not False else ""
         return self._validate("ValidateResourceConfig", request, schema, version)
 
     @_scrubbing
     @_of_type(True)
     def ValidateDataResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
+        if not self._instance.terraform_version:  # before the plan's ConfigureProvider: a read it may defer
+            self._instance.data.validated(request.type_name, self._decode(request.config))
         return self._validate("ValidateDataResourceConfig", request, schema)
 
     def _validate(self, rpc: str, request: Any, schema: TypeSchema, terraform_version: str = "") -> Any:
         """A type's configuration is valid when the type exists: the mock checks no values beyond their types, but
         refuses one ``terraform_version`` would panic planning (:func:`unset_single_nested`; a data source's is not
-        checked: Terraform 1.0 panics on one only when it defers the read, and then validates nothing first)."""
+        checked: Terraform 1.0 panics on one only when it defers the read, and then validates nothing first, so
+        its crash is explained afterwards, :meth:`_MockInstance.plancheck_crash`)."""
         config = self._decode(request.config)
         self._record(rpc, request.type_name, schema.block, config)
         crash = unset_single_nested(terraform_version, request.type_name, schema.block, config)
