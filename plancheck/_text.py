@@ -53,6 +53,7 @@ __all__ = [
     "one_line",
     "outside_cover",
     "quote",
+    "safe_repr",
     "sharing_a_window",
     "shortened",
     "spellings",
@@ -112,6 +113,23 @@ def shortened(text: str, limit: int = MAX_ECHOED) -> str:
         return text
     head, tail = limit * 3 // 5, limit * 3 // 10
     return f"{text[:head]}…{text[-tail:]} ({len(text)} characters)"
+
+
+def safe_repr(value: object) -> str:
+    """``repr(value)``, or a placeholder naming why it cannot be shown: what a repr of a repr shows never raises.
+
+    >>> class Broken:
+    ...     def __repr__(self) -> str:
+    ...         raise ValueError("no")
+    >>> safe_repr(["a"]), safe_repr(Broken())
+    ("['a']", '<not shown: its repr raised ValueError>')
+    """
+    try:
+        return repr(value)
+    except RecursionError:
+        return "<not shown: nested too deep to show>"
+    except Exception as exc:
+        return f"<not shown: its repr raised {type(exc).__name__}>"
 
 
 #: What :func:`style_mark` starts a mark with: a NUL and random hex, new in every process, so that no text read

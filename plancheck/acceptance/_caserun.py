@@ -30,7 +30,7 @@ from .._redact import Secrets
 from .._terraform.binary import CommandResult, cli_config_replaced, registry_hint
 from .._terraform.mock.plan import input_secrets
 from .._terraform.providers.factory import ProviderSet
-from .._terraform.providers.planning import PlanNotSettled, settled_plan
+from .._terraform.providers.planning import CRASHED, PlanNotSettled, crash_cause, settled_plan
 from .._terraform.providers.server import ProviderServerError, ProvidersNotInstalledError
 from ._case import TestCase, TestStep
 from ._checks import (
@@ -64,10 +64,6 @@ from ._statefiles import (
 from ._workplace import PLAN_FILE, Place, ProviderSession, RunSettings, WorkingDirectory, resolve_step
 
 __all__ = ["ENV_PERSIST_WORKING_DIR", "ENV_REFRESH_AFTER_APPLY"]
-
-#: A Go program that crashed: the runtime's own "panic: ..." line, or Terraform's crash banner. A crash exits 2 (11
-#: when Terraform's own handler caught it), which under -detailed-exitcode reads as "changes present".
-_CRASHED: Final = re.compile(r"^(?:panic: |!+ TERRAFORM CRASH !+$)", re.MULTILINE)
 
 _Doc = TypeVar("_Doc", Plan, State)
 #: How many shown documents keep their loaded Plan or State (a step holds at most a plan and two states).
@@ -272,11 +268,14 @@ class CaseRun:
         ok = (0, 2) if "-detailed-exitcode" in args else (0,)
         try:
             result = self.tf(stage, *args, ok=ok, place=place)
-            if result.returncode == 2 and _CRASHED.search(result.stderr):
+            if result.returncode == 2 and CRASHED.search(result.stderr):
                 name = os.path.basename(self.settings.terraform.path)
                 raise _StepFailure(stage, f"{name} plan crashed (exit code 2 and a Go panic: no plan was made)", result)
         except _StepFailure as failure:
             self.wd.errored_plan(self, stage, place)  # test coverage: the conditions that stopped planning
+            why = None if failure.result is None else crash_cause(self.providers.served, failure.result.stderr)
+            if why is not None:
+                failure.reason = f"{failure.reason}: {why}"
             initial = self.case.initial_state
             if self.orphans_unchecked and place is None and initial is not None and failure.result is not None:
                 hint = initial.unreadable_hint(failure.result.stderr)

@@ -49,7 +49,9 @@ from .._terraform.mock.plan import (
     input_secrets,
     out_problem,
     plan_module,
+    reserved_name,
     scrubbing,
+    variable_name,
 )
 from .._terraform.mock.provider import MockProvider
 from .._text import shortened
@@ -558,10 +560,11 @@ def _variables_argument(variables: object) -> tuple[dict[str, Any], Secrets]:
         )
     secrets = Secrets(sensitive_strings(variables))
     for name in variables:
-        if not isinstance(name, str) or not name.isidentifier():
+        problem = "is not a variable name" if not isinstance(name, str) or not variable_name(name) else reserved_name(name)
+        if problem is not None:
             # The one rule: a name that spells a Sensitive string of another variable is that secret.
             shown = secrets.scrub(repr(name)) if isinstance(name, str) else type(name).__name__
-            raise MockPlanArgumentError("variables", f"variables: {shortened(shown)} is not a variable name")
+            raise MockPlanArgumentError("variables", f"variables: {shortened(shown)} {problem}")
     try:
         values = unwrap_sensitive(dict(variables), "variables")
     except TestDefinitionError as exc:

@@ -182,12 +182,17 @@ def _defaults_files(
 
 
 def _variables(pairs: Sequence[str]) -> dict[str, str]:
+    from .._terraform.mock.plan import reserved_name, variable_name
+
     env: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
-        if not sep or not name.strip().isidentifier():
+        if not sep or not variable_name(name.strip()):
             # Only the name may be shown: the value may be a secret.
             raise _Failed("usage", f"--var {name.strip() or '?'}=...: expected NAME=VALUE with a variable name")
+        reserved = reserved_name(name.strip())
+        if reserved is not None:
+            raise _Failed("usage", f"--var {name.strip()}=...: {name.strip()} {reserved}")
         env[f"TF_VAR_{name.strip()}"] = value
     return env
 

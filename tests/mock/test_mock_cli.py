@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from clirun import automation, cli
-from mock_support import CLOUD_SCHEMA, EXAMPLE, SECRET, leak_check
+from mock_support import CLOUD_SCHEMA, EXAMPLE, NULL_SCHEMA, SECRET, leak_check, write_tree
 
 from plancheck.acceptance import AcceptanceRunner
 
@@ -117,6 +117,10 @@ def errors(tmp: Path) -> list[tuple[list[str], str]]:
         ([str(empty), "--mock", MOCK], f"tfplancheck: error: {empty}: no .tf or .tf.json files: not a Terraform module directory"),
         ([d, "--mock", MOCK, "--var", f"1bad={SECRET}"],
          "tfplancheck: error: --var 1bad=...: expected NAME=VALUE with a variable name"),
+        ([d, "--mock", MOCK, f"--var=-bad={SECRET}"],  # argparse takes "-bad=..." for an option of its own
+         "tfplancheck: error: --var -bad=...: expected NAME=VALUE with a variable name"),
+        ([d, "--mock", MOCK, "--var", f"count={SECRET}"], "tfplancheck: error: --var count=...: count is reserved: "
+         "Terraform gives it a meaning inside module blocks, so no module declares it\n"),
         ([d, "--mock", MOCK, "--var", v, "--terraform", str(tmp / "no-terraform")],
          f"tfplancheck: error: cannot use Terraform binary {tmp}/no-terraform: no such file"),
         ([str(unknown_type), "--mock", MOCK], "tfplancheck: error: terraform "),
@@ -155,3 +159,17 @@ def test_a_variable_without_a_value_is_given_with_our_flag_not_terraform_s(terra
         "hint: encryption_key has no value: give it with --var encryption_key=VALUE or --var-file FILE "
         "(mock_plan: variables= or var_files=), or TF_VAR_encryption_key"
     )
+
+
+def test_a_variable_named_with_a_dash_is_given_with_var(terraform: str, tmp_path: Path) -> None:
+    # Terraform takes "my-var" (HCL identifiers may hold dashes); --var gives it as TF_VAR_my-var.
+    module = write_tree(tmp_path / "m", {"main.tf": (
+        'terraform {\n  required_providers {\n    null = { source = "hashicorp/null" }\n  }\n}\n'
+        'variable "my-var" {\n  type = string\n}\nresource "null_resource" "a" {\n  triggers = { v = var.my-var }\n}\n')})
+    out_file = tmp_path / "plan.json"
+    status, out, err = cli("mock-plan", str(module), "--mock", f"hashicorp/null={NULL_SCHEMA}", "--var", "my-var=given",
+                           "--out", str(out_file), "--terraform", terraform, environ=automation())
+    assert (status, out, err) == (0, "null_resource.a  create\n", ""), err
+    planned = json.loads(out_file.read_text(encoding="utf-8"))
+    assert (planned["variables"]["my-var"], planned["resource_changes"][0]["change"]["after"]["triggers"]) == (
+        {"value": "given"}, {"v": "given"})

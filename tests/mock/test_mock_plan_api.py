@@ -44,6 +44,10 @@ def cloud(**options: Any) -> MockProvider:
     return MockProvider.from_schema_file(CLOUD_SCHEMA, "acme/cloud", **options)
 
 
+#: Terraform's refusal of such a variable name ("reserved due to its special meaning inside module blocks"), in our words.
+RESERVED = "is reserved: Terraform gives it a meaning inside module blocks, so no module declares it"
+
+
 def bad_arguments(tmp: Path) -> list[Any]:
     missing = tmp / "missing.tfvars"
     return [
@@ -61,7 +65,15 @@ def bad_arguments(tmp: Path) -> list[Any]:
         pytest.param({"variables": {"1x": "v"}}, "variables", "variables: '1x' is not a variable name",
                      id="variables-bad-name"),
         pytest.param({"variables": {2: "v"}}, "variables", "variables: int is not a variable name", id="variables-int-key"),
-        pytest.param({"variables": {"pw": Sensitive(SECRET), SECRET: "v"}}, "variables",
+        pytest.param({"variables": {"-x": "v"}}, "variables", "variables: '-x' is not a variable name",
+                     id="variables-name-starting-with-a-dash"),
+        pytest.param({"variables": {"count": "v"}}, "variables", f"variables: 'count' {RESERVED}",
+                     id="variables-reserved-name"),
+        pytest.param({"variables": {"_": "v"}}, "variables", f"variables: '_' {RESERVED}", id="variables-reserved-underscore"),
+        pytest.param({"variables": {"pw": Sensitive("providers"), "providers": "v"}}, "variables",
+                     f"variables: '(sensitive)' {RESERVED}", id="variables-reserved-name-spelling-a-secret"),
+        # The secret has dashes, a variable name Terraform takes: with a leading digit it is none.
+        pytest.param({"variables": {"pw": Sensitive(f"1{SECRET}"), f"1{SECRET}": "v"}}, "variables",
                      "variables: '(sensitive)' is not a variable name", id="variables-name-spelling-a-secret"),
         pytest.param({"variables": {"pw": Sensitive({SECRET, "x"})}}, "variables",
                      'variables["pw"]: expected a JSON value (str, number, bool, None, list, dict), got set',
@@ -105,6 +117,28 @@ def test_a_bad_argument_is_a_typed_error_naming_it(case: int, tmp_path: Path) ->
     assert (info.value.argument, str(info.value)) == (argument, message)
     assert isinstance(info.value, (TypeError, ValueError, MockPlanError))
     assert SECRET not in str(info.value)
+
+
+#: Names Terraform 1.0.3 and 1.11.4 both declare (``terraform validate`` of ``variable "NAME" {}``), HCL's identifiers:
+#: a dash after the first character, Unicode letters and joiners, names close to the reserved ones.
+TAKEN_NAMES = [
+    pytest.param("my-var", id="a-dash"),
+    pytest.param("_-x", id="underscore-then-dash"),
+    pytest.param("a-", id="a-trailing-dash"),
+    pytest.param("größe", id="unicode-letters"),
+    pytest.param("x·y", id="a-middle-dot-id-continue"),
+    pytest.param("counts", id="close-to-a-reserved-name"),
+    pytest.param("ignore_nested_deprecations", id="reserved-only-after-terraform-1-11"),
+]
+
+
+@pytest.mark.parametrize("name", TAKEN_NAMES)
+def test_a_variable_name_terraform_takes_is_given_to_it(name: str, tmp_path: Path) -> None:
+    # Past the variables' check: what stops the call is the variables file, checked after it.
+    missing = tmp_path / "missing.tfvars"
+    with pytest.raises(MockPlanArgumentError) as info:
+        mock_plan(EXAMPLE, mocks=[cloud()], variables={name: "v"}, var_files=[missing])
+    assert (info.value.argument, str(info.value)) == ("var_files", f"var_files[0]: {missing}: no such file")
 
 
 def test_an_unusable_terraform_is_a_failure_of_the_terraform_step(tmp_path: Path) -> None:
@@ -275,6 +309,21 @@ def test_a_sensitive_value_is_a_secret_of_the_plan_whatever_the_module_declares(
         f'value has extra key(s): "b"; expected {{"a": (sensitive)}}, got {{"a": (sensitive), "b": {b}}}\n'
         "  2. ExpectKnownOutputValue: output.o: expected null value for Null check, got: object; expected (sensitive), "
         f'got {{"a": (sensitive), "b": {b}}}')
+
+
+#: A module whose variable has a dash in its name, as Terraform allows (``var.my-var`` is a traversal in HCL).
+DASHED_MODULE = (
+    'terraform {\n  required_providers {\n    null = { source = "hashicorp/null" }\n  }\n}\n'
+    'variable "my-var" {\n  type = string\n}\nresource "null_resource" "a" {\n  triggers = { v = var.my-var }\n}\n'
+)
+
+
+@pytest.mark.e2e
+def test_a_variable_named_with_a_dash_is_given_to_the_module(tf_mock_plan: Any, tmp_path: Path) -> None:
+    module = write_tree(tmp_path / "m", {"main.tf": DASHED_MODULE})
+    plan = tf_mock_plan(module, mocks=[MockProvider.from_schema_file(NULL_SCHEMA, "hashicorp/null")],
+                        variables={"my-var": "given"})
+    assert_plan(plan, ExpectKnownValue("null_resource.a", New("triggers").AtMapKey("v"), kv.StringExact("given")))
 
 
 @pytest.mark.e2e

@@ -56,7 +56,7 @@ from typing import Any, Final
 
 from ..._frozen import FrozenValue, frozen
 from .schema import Block
-from .values import UNKNOWN, Holder, is_unknown, normalize_state, plain, plain_number
+from .values import UNKNOWN, Holder, is_unknown, normalize_state, plain, plain_number, unset_single_nested
 
 __all__ = [
     "Ambiguous",
@@ -481,6 +481,8 @@ class DataReads(LockedState):
         self._again = False
         #: Configurations read provisionally that the plan told afterwards does not name: refused from then on.
         self._unplaced: set[tuple[str, str]] = set()
+        #: (type, configuration) validated in the current plan before its ConfigureProvider: reads it may defer.
+        self._validated: list[tuple[str, Any]] = []
 
     # -- the runner's side ------------------------------------------------------------------------
 
@@ -496,8 +498,41 @@ class DataReads(LockedState):
                     self._unplaced = set()
                 self._again = False
                 self._reads = []
+                self._validated = []
             self._planning = active
             return bool(self._reads)
+
+    def validated(self, type_name: str, config: Any) -> None:
+        """A data source configuration (decoded) the current plan validates before ConfigureProvider: the plan may
+        read it, or defer the read to apply."""
+        with self._lock:
+            if self._planning:
+                self._validated.append((type_name, config))
+
+    def deferred_crash(self, terraform_version: str, stderr: str) -> str | None:
+        """Why ``terraform_version`` crashed (``stderr``) planning the current plan: Terraform 1.0.0 to 1.0.4 panic
+        planning a read they defer to apply (``objchange.PlannedDataResourceObject``) that leaves an optional
+        single nested attribute unset, before they ask the provider anything; else None.
+
+        >>> from .schema import read_provider_schema
+        >>> doc = {"data_source_schemas": {"region": {"block": {"attributes": {"filter": {"optional": True,
+        ...     "nested_type": {"nesting_mode": "single", "attributes": {"zone": {"type": "string", "required": True}}}}}}}}}
+        >>> reads = DataReads({"region": read_provider_schema(doc, "a/b").data_sources["region"].block}, "a/b")
+        >>> _ = reads.planning(True); reads.validated("region", {"filter": None})
+        >>> print(reads.deferred_crash("1.0.3", "panic: ...\\nobjchange.PlannedDataResourceObject(...)"))
+        Terraform 1.0.3 would panic planning data source region, a read deferred to apply: it leaves filter unset
+        Terraform 1.0.0 to 1.0.4 panic planning an optional single nested attribute left unset (hashicorp/terraform#29388, fixed in Terraform 1.0.5): set filter, or use Terraform 1.0.5 or newer.
+        """
+        if "objchange.PlannedDataResourceObject" not in stderr:
+            return None
+        with self._lock:
+            validated = list(self._validated)
+        for type_name, config in validated:
+            what = f"data source {type_name}, a read deferred to apply"
+            crash = unset_single_nested(terraform_version, what, self._blocks[type_name], config)
+            if crash is not None:
+                return "\n".join(crash)
+        return None
 
     def tell(self, document: Mapping[str, Any], key_of: KeyOf) -> bool:
         """Learn the addresses of a plan's data sources; True when a read of the pass got other defaults than

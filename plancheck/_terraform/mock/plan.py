@@ -62,7 +62,9 @@ __all__ = [
     "input_secrets",
     "plan_module",
     "plan_sensitive",
+    "reserved_name",
     "scrubbing",
+    "variable_name",
 ]
 
 # -- module calls ---------------------------------------------------------------------------------
@@ -658,6 +660,35 @@ class UnreadablePlan(MockPlanFailedError):
         super().__init__("show", f"terraform {show_json_refused(error, 'plan')}{said}")
 
 
+#: The names no module may give a variable (Terraform 1.0 to 1.11): a module call's own arguments and block types.
+_RESERVED_NAMES: Final = frozenset(
+    ("source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider")
+)
+
+
+def variable_name(name: str) -> bool:
+    """Whether Terraform takes ``name`` as a variable's: HCL's identifier (``hclsyntax.ValidIdentifier``), which is
+    ``(ID_Start | "_") (ID_Continue | "-")*``, Python's own identifier with dashes after the first character.
+
+    >>> [variable_name(n) for n in ("my-var", "_-x", "größe", "x·y", "count")]
+    [True, True, True, True, True]
+    >>> [variable_name(n) for n in ("1x", "-x", "a.b", "a b", "")]
+    [False, False, False, False, False]
+    """
+    return not name.startswith("-") and name.replace("-", "_").isidentifier()
+
+
+def reserved_name(name: str) -> str | None:
+    """Why no module can declare a variable ``name`` Terraform reserves (a module call's argument), or None.
+
+    >>> reserved_name("count"), reserved_name("counts")
+    ('is reserved: Terraform gives it a meaning inside module blocks, so no module declares it', None)
+    """
+    if name not in _RESERVED_NAMES:
+        return None
+    return "is reserved: Terraform gives it a meaning inside module blocks, so no module declares it"
+
+
 def _usage(problem: str, argument: str = "module_dir") -> MockPlanArgumentError:
     return MockPlanArgumentError(argument, problem)
 
@@ -927,6 +958,7 @@ def _failure(
     hint: pw has no value: give it with --var pw=VALUE or --var-file FILE (mock_plan: variables= or var_files=), or TF_VAR_pw
     """
     from ..binary import registry_hint
+    from ..providers.planning import crash_cause
 
     how = "timed out" if result.timed_out else "failed" if result.killed_by is None else f"was killed by {result.killed_by}"
     hint = registry_hint(result.stderr, env, replaced) if result.argv[1] == "init" else None
@@ -937,6 +969,10 @@ def _failure(
     )
     # Where Terraform says a variable's value was defined: the private variables file, gone when the call returns.
     detail = re.sub(re.escape(str(module.parent / _VARIABLES_FILE)) + r"(?::\d+,\d+-\d+(?:,\d+)?)?", _GIVEN, detail)
+    # A Go stack trace tells a user nothing: the mock that knows why Terraform crashed says it instead.
+    why = crash_cause([s.provider for s in servers], result.stderr) if result.argv[1] == "plan" else None
+    if why is not None:
+        how, detail = "crashed", why
     raised = [f"{s.address}: {e.summary}" for s in servers for e in s.errors]
     extra = ("\nthe mock raised: " + "; ".join(raised)) if raised else ""
     # Terraform says "use a -var or -var-file command line argument", which neither front end takes.

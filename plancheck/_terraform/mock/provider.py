@@ -20,7 +20,7 @@ from typing import Any, Final, Literal
 
 from ..._frozen import FrozenValue, frozen, keyword_hints, public
 from ..._redact import Secrets
-from ..._text import exception_text, shortened
+from ..._text import exception_text, safe_repr, shortened
 from .addresses import DefaultsKey, best_key, check_ties, parse_key
 from .instances import (
     Ambiguous,
@@ -105,9 +105,9 @@ class MockCall(FrozenValue):
         # Never raises (a repr is what a failing assertion shows): a configuration that cannot be shown, or a
         # scrub that fails, shows as a placeholder naming the problem, never the unscrubbed text.
         shown = self.config if self._shown is None else self._shown
-        action = f", action={_safe_repr(self.action)}" if self.action else ""
-        head = f"MockCall({_safe_repr(self.rpc)}, {_safe_repr(self.type_name)}, "
-        body = _safe_repr(shown)
+        action = f", action={safe_repr(self.action)}" if self.action else ""
+        head = f"MockCall({safe_repr(self.rpc)}, {safe_repr(self.type_name)}, "
+        body = safe_repr(shown)
         text = f"{head}{body}{action})"
         if self._scrub is None:
             return text
@@ -116,15 +116,6 @@ class MockCall(FrozenValue):
             return self._scrub(text)
         except Exception as exc:
             return f"MockCall(<not shown: scrubbing it raised {type(exc).__name__}>)"
-
-
-def _safe_repr(value: object) -> str:
-    try:
-        return repr(value)
-    except RecursionError:
-        return "<not shown: nested too deep to show>"
-    except Exception as exc:
-        return f"<not shown: its repr raised {type(exc).__name__}>"
 
 
 def _defaults(
@@ -140,7 +131,7 @@ def _defaults(
     for text, values in given.items():
         if not isinstance(text, str):
             raise MockSchemaError(
-                f"{option}[{shortened(_safe_repr(text))}]", f"expected a {kind} or an address (str), got {type(text).__name__}"
+                f"{option}[{shortened(safe_repr(text))}]", f"expected a {kind} or an address (str), got {type(text).__name__}"
             )
         key = parse_key(text, option, schemas, data=option == "mock_data", provider=address)
         where, type_name = at_key(option, text), key.type_name
@@ -548,7 +539,8 @@ class _MockInstance(LockedState):
         self.data = DataReads({n: s.block for n, s in owner.schema.data_sources.items()}, owner.address)
         self._lock = threading.Lock()
         self._applied: dict[tuple[str, bytes], int] = {}
-        self.terraform_version = ""  # as ConfigureProvider tells it
+        self.terraform_version = ""  # as the current plan's ConfigureProvider tells it
+        self.planning: bool | None = None  # whether a runner's plan is under way; None: no runner tells this mock
 
     def plancheck_servicer(self, modules: Any) -> _MockServicer:
         return _MockServicer(self, modules)
@@ -560,7 +552,14 @@ class _MockInstance(LockedState):
     def plancheck_planning(self, active: bool) -> bool:
         """The runner begins (True) or ends (False) a plan it hands over if asked: data source reads of types with
         address keys are provisional in it. Ending, True asks for the plan (:meth:`plancheck_plan`)."""
+        # A version told before is another command's (an apply's, the last plan's): in the next command's validation,
+        # which comes before its own ConfigureProvider, it refused a resource that command never plans (count = 0).
+        self.terraform_version, self.planning = "", active
         return self.data.planning(active)
+
+    def plancheck_crash(self, stderr: str) -> str | None:
+        """Why Terraform crashed planning (its ``stderr``), when this mock knows: see :meth:`DataReads.deferred_crash`."""
+        return self.data.deferred_crash(self.terraform_version, stderr)
 
     def plancheck_plan(self, document: Mapping[str, Any]) -> bool:
         """A plan (``show -json``): what maps each create, and each data source read, to its address.
@@ -684,18 +683,23 @@ class _MockServicer:
     @_scrubbing
     @_of_type(False)
     def ValidateResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
-        # Terraform validates a resource again after ConfigureProvider (which tells its version), just before it plans.
-        return self._validate("ValidateResourceConfig", request, schema, self._instance.terraform_version)
+        # Terraform validates a resource again after ConfigureProvider (which tells its version), just before it plans;
+        # out of a runner's plans (the apply of a plan made, the post-test destroy, a validate) none is planned anew.
+        version = self._instance.terraform_version if self._instance.planning is not False else ""
+        return self._validate("ValidateResourceConfig", request, schema, version)
 
     @_scrubbing
     @_of_type(True)
     def ValidateDataResourceConfig(self, request: Any, schema: TypeSchema) -> Any:
+        if not self._instance.terraform_version:  # before the plan's ConfigureProvider: a read it may defer
+            self._instance.data.validated(request.type_name, self._decode(request.config))
         return self._validate("ValidateDataResourceConfig", request, schema)
 
     def _validate(self, rpc: str, request: Any, schema: TypeSchema, terraform_version: str = "") -> Any:
         """A type's configuration is valid when the type exists: the mock checks no values beyond their types, but
         refuses one ``terraform_version`` would panic planning (:func:`unset_single_nested`; a data source's is not
-        checked: Terraform 1.0 panics on one only when it defers the read, and then validates nothing first)."""
+        checked: Terraform 1.0 panics on one only when it defers the read, and then validates nothing first, so
+        its crash is explained afterwards, :meth:`_MockInstance.plancheck_crash`)."""
         config = self._decode(request.config)
         self._record(rpc, request.type_name, schema.block, config)
         crash = unset_single_nested(terraform_version, request.type_name, schema.block, config)

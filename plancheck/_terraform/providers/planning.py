@@ -15,10 +15,21 @@ made again. The acceptance runner and ``tfplancheck mock-plan`` both plan this w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, TypeVar
 
-__all__ = ["MAX_PLAN_PASSES", "PLANNING_HOOK", "PLAN_HOOK", "PlanNotSettled", "settled_plan", "tell_plan"]
+__all__ = [
+    "CRASHED",
+    "CRASH_HOOK",
+    "MAX_PLAN_PASSES",
+    "PLANNING_HOOK",
+    "PLAN_HOOK",
+    "PlanNotSettled",
+    "crash_cause",
+    "settled_plan",
+    "tell_plan",
+]
 
 #: A provider object with this method is handed each plan (``show -json``) the runner reads before apply;
 #: it returns True when the plan must be made again.
@@ -29,6 +40,12 @@ PLANNING_HOOK: Final = "plancheck_planning"
 #: Each pass settles one more link of a chain of data sources (one whose configuration comes from another's
 #: per-address value); real modules need two passes.
 MAX_PLAN_PASSES: Final = 8
+
+#: A Go program that crashed: the runtime's own "panic: ..." line, or Terraform's crash banner. A crash exits 2 (11
+#: when Terraform's own handler caught it), which under -detailed-exitcode reads as "changes present".
+CRASHED: Final = re.compile(r"^(?:panic: |!+ TERRAFORM CRASH !+$)", re.MULTILINE)
+#: A provider object with this method is asked why Terraform crashed planning (its stderr): a text, or None.
+CRASH_HOOK: Final = "plancheck_crash"
 
 Result = TypeVar("Result")
 
@@ -48,6 +65,21 @@ class PlanNotSettled(Exception):
 def _hooks(providers: Iterable[object], name: str) -> list[Callable[..., Any]]:
     found = [getattr(p, name, None) for p in providers]
     return [hook for hook in found if callable(hook)]
+
+
+def crash_cause(providers: Iterable[object], stderr: str) -> str | None:
+    """What a provider served here knows made Terraform crash, when ``stderr`` shows a crash; else None.
+
+    >>> class Knowing:
+    ...     def plancheck_crash(self, stderr):
+    ...         return "a read it defers panics it" if "objchange" in stderr else None
+    >>> crash_cause([Knowing()], "panic: nil map\\n  objchange.go:1"), crash_cause([Knowing()], "Error: no such type")
+    ('a read it defers panics it', None)
+    """
+    if not CRASHED.search(stderr):
+        return None
+    said = (hook(stderr) for hook in _hooks(providers, CRASH_HOOK))
+    return next((text for text in said if text), None)
 
 
 def tell_plan(providers: Iterable[object], document: Mapping[str, Any]) -> bool:
