@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from plancheck.acceptance import AcceptanceRunner
+from tools.pinned import find_null_provider
 
 pytestmark = pytest.mark.e2e
 
@@ -50,6 +51,19 @@ def test_a_readme_example_passes(
 ) -> None:
     _run_example(name, tf_acceptance, monkeypatch, tmp_path)
     assert tf_acceptance.commands  # it drove Terraform, and destroyed what it made without an error
+
+
+def test_the_go_provider_example_passes(
+    tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The porting guide's Go provider, "built" into bin/: the pinned null provider is a Go binary.
+    provider = find_null_provider()
+    assert provider is not None, "the null provider 2.1.2 is not installed (make test installs it)"
+    (tmp_path / "bin").mkdir()
+    shutil.copy(provider.path, tmp_path / "bin" / "terraform-provider-null")
+    _run_example("test_acc_built_provider", tf_acceptance, monkeypatch, tmp_path)
+    # Terraform says so of every command that used the binary in bin/, not a mirror's or the registry's.
+    assert any("Provider development overrides are in effect" in c.stdout + c.stderr for c in tf_acceptance.commands)
 
 
 @pytest.mark.tf_min_version("1.5")  # an import block; below, the example skips itself, and a skipped e2e proves nothing
