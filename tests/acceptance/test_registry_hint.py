@@ -163,8 +163,13 @@ NAMES_NO_FILE = [pytest.param("does not exist", id="missing"), pytest.param("is 
 
 
 def _replaced_hint(path: Path, kind: str) -> str:
+    # It says what to do too: a newcomer with a stale TF_CLI_CONFIG_FILE learnt what was wrong, never the way out.
     return (f"TF_CLI_CONFIG_FILE names {path}, which {kind}: Terraform ran without a CLI configuration, so no "
-            "provider mirror was set up, and Terraform could not get a provider from its registry")
+            "provider mirror was set up, and Terraform could not get a provider from its registry: point "
+            "TF_CLI_CONFIG_FILE at a CLI configuration file, or unset it; to run offline, `tfplancheck providers "
+            "mirror DIR --cli-config tf.rc` lays out the providers installed as Python packages as a filesystem "
+            "mirror (`--provider SOURCE=PATH` adds any other binary); the Offline providers guide "
+            "(docs/guides/offline-providers.md) shows how tests use it")
 
 
 @pytest.mark.parametrize("kind", NAMES_NO_FILE)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from plancheck.acceptance import AcceptanceRunner
+from tools.pinned import find_null_provider
 
 pytestmark = pytest.mark.e2e
 
@@ -50,6 +51,19 @@ def test_a_readme_example_passes(
 ) -> None:
     _run_example(name, tf_acceptance, monkeypatch, tmp_path)
     assert tf_acceptance.commands  # it drove Terraform, and destroyed what it made without an error
+
+
+def test_the_go_provider_example_passes(
+    tf_acceptance: AcceptanceRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # The porting guide's Go provider, "built" into bin/: the pinned null provider is a Go binary.
+    provider = find_null_provider()
+    assert provider is not None, "the null provider 2.1.2 is not installed (make test installs it)"
+    (tmp_path / "bin").mkdir()
+    shutil.copy(provider.path, tmp_path / "bin" / "terraform-provider-null")
+    _run_example("test_acc_built_provider", tf_acceptance, monkeypatch, tmp_path)
+    # Terraform says so of every command that used the binary in bin/, not a mirror's or the registry's.
+    assert any("Provider development overrides are in effect" in c.stdout + c.stderr for c in tf_acceptance.commands)
 
 
 @pytest.mark.tf_min_version("1.5")  # an import block; below, the example skips itself, and a skipped e2e proves nothing
@@ -125,3 +139,37 @@ def test_the_upgrade_example_passes_with_a_directory_per_step(
     missing = pytester.runpytest("-p", "no:cacheprovider", "--terraform", str(tf_acceptance.terraform.path))
     missing.assert_outcomes(failed=1)
     missing.stdout.fnmatch_lines(["*testdata/test_widget_upgrade/1*"])
+
+
+def _page_blocks(page: Path, language: str) -> list[str]:
+    """The fenced blocks of ``language`` of a docs page, in order."""
+    return re.findall(rf"^```{language}\n(.*?)^```", page.read_text(encoding="utf-8"), re.S | re.M)
+
+
+@pytest.mark.tf_min_version("1.5")  # a condition seen passing needs the plan's checks section
+def test_the_coverage_pages_module_reaches_the_reports_it_shows(
+    tf_acceptance: AcceptanceRunner, pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The page's module and its two tests ("test_store_plan", "test_store_steps"), laid out as it says: 70%
+    # without TF_ACC, 100% with it, each report as the page prints it.
+    pytest.importorskip("tf", reason="the providers extra (tf, grpcio) is not installed")
+    page = ROOT / "docs" / "guides" / "coverage.md"
+    (module,) = (block for block in _page_blocks(page, "hcl") if 'resource "cloud_bucket" "store"' in block)
+    (pytester.path / "modules" / "store").mkdir(parents=True)
+    (pytester.path / "modules" / "store" / "main.tf").write_text(module, encoding="utf-8")
+    (pytester.path / "tests").mkdir()
+    shutil.copy(ROOT / "examples" / "mock_module" / "cloud.schema.json", pytester.path / "tests" / "cloud.schema.json")
+    tests = _block_defining("test_store_plan") + "\n" + _block_defining("test_store_steps")
+    (pytester.path / "tests" / "test_store.py").write_text(tests, encoding="utf-8")
+    first, full = (block.splitlines() for block in _page_blocks(page, "text") if block.startswith("Module "))
+    # With "=": written apart, pytest took the binary's path for a test path and named the module from its directory.
+    options = ["-p", "no:cacheprovider", f"--terraform={tf_acceptance.terraform.path}", "--tf-cov"]
+    monkeypatch.delenv("TF_ACC", raising=False)
+    without = pytester.runpytest(*options)
+    without.assert_outcomes(passed=1, skipped=1)
+    without.stdout.re_match_lines([re.escape(line) + "$" for line in first], consecutive=True)
+    monkeypatch.setenv("TF_ACC", "1")
+    with_acc = pytester.runpytest(*options, "--tf-cov-fail-under=100")
+    with_acc.assert_outcomes(passed=2)
+    with_acc.stdout.re_match_lines([re.escape(line) + "$" for line in full], consecutive=True)
+    assert with_acc.ret == 0
