@@ -316,6 +316,8 @@ class _Splitter:
             if key in DEFERRED_MEMBERS and json_type is not None and size >= DEFER_MIN_BYTES:
                 node = self.resource.member(key)
                 values[key] = Thunk(json_type, _deferred(member, at, node, self))
+            elif key in DEFERRED_MEMBERS:  # the skeleton skipped it (a marks tree): checked now, as from_struct does
+                values[key] = _validated(_exact(member, at, self.source), at, self.deferred_nodes[key], self.source)
             else:
                 values[key] = _exact(member, at, self.source)
         return LazyObject(values)
