@@ -14,7 +14,7 @@ from .._loading.collector import collector_off
 from .._loading.jsontext import spelled_alike
 from .._loading.lazy import LazyObject
 from .._loading.validate import register_secret_test
-from .._redact import Marks, Secrets, collect_secret_strings, contains_sensitive, fit_marks
+from .._redact import NO_SECRETS, Marks, Secrets, collect_secret_strings, contains_sensitive, fit_marks
 from .._text import config_parts
 
 __all__ = [
@@ -26,7 +26,7 @@ __all__ = [
     "configuration_may_hold_secrets",
     "marked_strings",
     "marks_may_hold_secrets",
-    "quotes_secret",
+    "secret_test",
     "secrets_of",
     "shown_address",
 ]
@@ -467,17 +467,16 @@ def _nested(at: tuple[str | int, ...], value: Any) -> Any:
     return value
 
 
-def quotes_secret(error: type[DocumentFormatError], document: Any, at: tuple[str | int, ...], value: str) -> bool:
-    """Whether ``value``, which a schema error would quote from ``document`` (found at ``at`` in its whole document,
-    which failed to load), shows a secret of it: its secrets gathered as a loaded one's are, from what was read.
-    An entry checked alone gives only its own secrets. Registered with :mod:`plancheck._loading.validate`, which
-    hides the value when this raises (marks no walk foresaw: failing closed).
+def secret_test(error: type[DocumentFormatError], document: Any, at: tuple[str | int, ...]) -> Callable[[str], bool]:
+    """The test whether a text a schema error would show from ``document`` (found at ``at`` in its whole document,
+    which failed to load: a quoted value, a location's key) shows a secret of it: its secrets gathered once, as a
+    loaded one's are, from what was read. An entry checked alone gives only its own secrets. Registered with
+    :mod:`plancheck._loading.validate`, which hides the text when this raises (marks no walk foresaw: failing closed).
 
-    >>> quotes_secret(PlanFormatError, {"variables": {"pw": {"value": "hunter2"}}, "configuration":
-    ...     {"root_module": {"variables": {"pw": {"sensitive": True}}}}}, (), "hunter2")
-    True
-    >>> quotes_secret(PlanFormatError, {"format_version": "9"}, (), "9")
-    False
+    >>> shows = secret_test(PlanFormatError, {"variables": {"pw": {"value": "hunter2"}}, "configuration":
+    ...     {"root_module": {"variables": {"pw": {"sensitive": True}}}}}, ())
+    >>> shows("hunter2"), shows("9")
+    (True, False)
     """
     whole = _nested(at, document)
     if issubclass(error, StateFormatError):
@@ -485,11 +484,11 @@ def quotes_secret(error: type[DocumentFormatError], document: Any, at: tuple[str
     elif issubclass(error, PlanFormatError):
         secrets = collect_plan_secrets(whole)
     else:  # a query message quotes only its count (list_complete.total), outside every value
-        return False
-    return secrets.scrub(value) != value  # shown as every secret is where the user asked to see them
+        secrets = NO_SECRETS
+    return lambda text: secrets.scrub(text) != text  # shown as every secret is where the user asked to see them
 
 
-register_secret_test(quotes_secret)
+register_secret_test(secret_test)
 
 
 # -- addresses as shown: a document's secrets, kept out of its instance keys

@@ -25,13 +25,12 @@ from .._errors import ArgumentError, DocumentFormatError, PlanFormatError, State
 from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
-from .lazy import LazyEntries, LazyObject, Thunk
+from .lazy import LazyObject, Thunk
 from .location import hidden_inside, json_location
-from .split import SplitPlan, exact_raw, split_fast
+from .split import SplitPlan, split_fast
 from .split_state import plan_state_skims, split_state
 from .validate import (
     VALIDATION_MODES,
-    Deferred,
     SchemaValidator,
     check_kind,
     loading_whole,
@@ -135,46 +134,11 @@ def refuse_cycle(document: Any, error: Callable[..., DocumentFormatError], sourc
         raise error(location, "a JSON value (which holds no cycle)", found=found, source=source)
 
 
-def _readable(split: SplitPlan) -> dict[str, Any]:
-    """A split plan that failed validation, as its secrets are read: every member parsed (and validated, as reading
-    one is; the one being refused as its text parses), an entry array's unsound entries as the view parsed them.
-    """
-    readable: dict[str, Any] = {}
-    for key, value in split.values.items():
-        if isinstance(value, LazyEntries):
-            view = split.view.get(key)
-            readable[key] = [_entry(split, key, view, i) for i in range(len(value))]
-        else:
-            readable[key] = _member(split, key) if isinstance(value, Thunk) else value
-    return readable
-
-
-def _member(split: SplitPlan, key: str) -> Any:
-    """Member ``key``, left unparsed, read for its secrets: validated, or the text's, unvalidated, where reading it
-    refuses it again (the member being refused)."""
-    try:
-        return split.values[key].load()
-    except DocumentFormatError:
-        return exact_raw(split.texts[key], (key,), None)
-
-
-def _entry(split: SplitPlan, key: str, view: Any, i: int) -> Any:
-    """Entry ``i`` of entry array ``key`` read for its secrets: the view's where it parsed it (it is unsound); the
-    text's, unvalidated, where reading it refuses it again (the entry being refused: its secrets, and the rest's,
-    tell which of its location's keys are secrets)."""
-    if isinstance(view, list) and not isinstance(view[i], Deferred):
-        return view[i]
-    try:
-        return split.entries[key][i]
-    except DocumentFormatError:
-        return exact_raw(split.texts[key], (key,), None)[i]
-
-
 def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> Loaded:
     validator = plan_validator()
     check_kind(split.view, PlanFormatError, source)
     raw = LazyObject(split.values)
-    with loading_whole(lambda: _readable(split)):
+    with loading_whole(split.whole):
         if validation == "full":
             validate(validator, raw, PlanFormatError, source, "full")
         else:
@@ -183,9 +147,7 @@ def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> L
                 if isinstance(violation.instance, Thunk):
                     # Describe the value itself (its size too), as a full parse would.
                     violation = dataclasses.replace(violation, instance=violation.instance.load())
-                raise render_violation(
-                    violation, split.view, validator.schema, PlanFormatError, source, readable=lambda: _readable(split)
-                )
+                raise render_violation(violation, split.view, validator.schema, PlanFormatError, source, readable=split.whole)
     entries = split.entries.get("resource_changes")
     keys = None if entries is None else split.keys["resource_changes"]
     return Loaded(raw, source, entries, keys, split.keys.get("resource_drift"))
@@ -222,7 +184,7 @@ def _state_from_bytes(data: bytes, source: str | None) -> Loaded | None:
         split = split_state(data, source)
     if split is None:
         return None
-    validate(state_validator(), split.view, StateFormatError, source)
+    validate(state_validator(), split.view, StateFormatError, source, readable=split.whole)
     return Loaded(split.value, source)
 
 

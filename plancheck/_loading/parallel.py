@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from .._errors import PlanFormatError
-from .jsontext import decode_text, scan_exact, stdlib_scan
+from .jsontext import decode_text, loads_exact, scan_exact, stdlib_scan
 from .lazy import Thunk
 from .lifecycle import release, start_held
 from .members import Member, find_members
@@ -218,10 +218,12 @@ def _closing_members(text: str, after: int, next_key: int | None, guessed: Any) 
     return None if found is None else [[key, a + begin, b + begin, first] for key, a, b, first in found]
 
 
-def _thunk(text: str, start: int, key: str, node: SchemaNode | None, source: str | None) -> Callable[[], Any]:
+def _thunk(
+    text: str, start: int, key: str, node: SchemaNode | None, source: str | None, whole: Callable[[], Any]
+) -> Callable[[], Any]:
     def load() -> Any:
         value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,))
-        return validated(value, (key,), node, source)
+        return validated(value, (key,), node, source, whole=whole)
 
     return load
 
@@ -314,7 +316,9 @@ def _assemble(
     text: str, members: list[Member], array_start: int, entries: list[Any], source: str | None
 ) -> SplitPlan:
     validator = plan_validator()
-    split = SplitPlan()
+    # The whole text parsed again, unvalidated, for the secrets an error of a value parsed later hides (see
+    # SplitPlan): the thunks keep the text in any case.
+    split = SplitPlan(whole=functools.partial(loads_exact, text, error=PlanFormatError, source=source, parser="stdlib"))
     for key, start, end, first in members:
         node = validator.root.member(key)
         json_type = {"{": "object", "[": "array"}.get(first)
@@ -326,7 +330,7 @@ def _assemble(
             and end - start >= DEFER_MIN_BYTES
             and (node is None or node.shallow or key in VALIDATED_WHEN_READ)
         ):
-            split.view[key] = split.values[key] = Thunk(json_type, _thunk(text, start, key, node, source))
+            split.view[key] = split.values[key] = Thunk(json_type, _thunk(text, start, key, node, source, split.whole))
             continue
         else:
             value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,))

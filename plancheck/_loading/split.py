@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cache
+from functools import cache, partial
 from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError, PlanFormatError
@@ -84,9 +84,12 @@ class SplitPlan:
 
     ``keys[name]`` lists ``(address, deposed)`` of each entry of entry array ``name``,
     taken without parsing the entries, for the index. ``texts[name]`` is the unparsed text
-    (a ``msgspec.Raw``) of each member left unparsed, entry arrays included.
+    (a ``msgspec.Raw``) of each member left unparsed, entry arrays included. ``whole()`` parses the whole
+    text again, unvalidated, for the secrets an error of a piece validated alone hides (the error of the
+    plan loaded whole hides those of the document it parsed).
     """
 
+    whole: Callable[[], Any]
     view: dict[str, Any] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, LazyEntries] = field(default_factory=dict)
@@ -277,9 +280,11 @@ def validated(
     source: str | None,
     validator: SchemaValidator | None = None,
     error: type[DocumentFormatError] = PlanFormatError,
+    whole: Callable[[], Any] | None = None,
 ) -> Any:
     """``value`` (at ``where`` in its document), once its part of the schema (``node`` of ``validator``,
-    the plan's by default) has been checked.
+    the plan's by default) has been checked; ``whole()`` reads the document whole, for the secrets its error hides
+    (:func:`~plancheck._loading.validate.render_violation`).
 
     >>> validated({"root_module": {"resources": 5}}, ("prior_state", "values"), plan_validator().node_at("prior_state", "values"), None)
     Traceback (most recent call last):
@@ -290,7 +295,7 @@ def validated(
         validator = validator or plan_validator()
         violation = validator.first_violation(value, path=where, node=node)
         if violation is not None:
-            raise render_violation(violation, value, validator.schema, error, source, where)
+            raise render_violation(violation, value, validator.schema, error, source, where, whole=whole)
     return value
 
 
@@ -327,16 +332,16 @@ def _check_entries(
     return view, []
 
 
-def _entry_loader(key: str, raws: Sequence[Any], source: str | None) -> Callable[[int], Any]:
+def _entry_loader(key: str, raws: Sequence[Any], source: str | None, whole: Callable[[], Any]) -> Callable[[int], Any]:
     item = plan_validator().node_at("resource_changes").items
 
     def entry(i: int) -> Any:
-        return validated(exact_raw(raws[i], (key, i), source), (key, i), item, source)
+        return validated(exact_raw(raws[i], (key, i), source), (key, i), item, source, whole=whole)
 
     return entry
 
 
-def _entries_loader(key: str, raw: Any, source: str | None) -> Callable[[], list[Any]]:
+def _entries_loader(key: str, raw: Any, source: str | None, whole: Callable[[], Any]) -> Callable[[], list[Any]]:
     """Every entry of the array ``raw`` parsed in one call, each validated as :func:`_entry_loader` does."""
     validator = plan_validator()
     array = validator.node_at("resource_changes")
@@ -346,15 +351,17 @@ def _entries_loader(key: str, raw: Any, source: str | None) -> Callable[[], list
         parsed = exact_raw(raw, (key,), source)
         if not isinstance(parsed, list) or not validator.is_valid(parsed, array):
             # Find the first bad entry, with its location, the way one-by-one reading does.
-            return [validated(value, (key, i), item, source) for i, value in enumerate(parsed)]
+            return [validated(value, (key, i), item, source, whole=whole) for i, value in enumerate(parsed)]
         return parsed
 
     return entries
 
 
-def _member_loader(key: str, raw: Any, node: SchemaNode | None, source: str | None) -> Callable[[], Any]:
+def _member_loader(
+    key: str, raw: Any, node: SchemaNode | None, source: str | None, whole: Callable[[], Any]
+) -> Callable[[], Any]:
     def member() -> Any:
-        return validated(exact_raw(raw, (key,), source), (key,), node, source)
+        return validated(exact_raw(raw, (key,), source), (key,), node, source, whole=whole)
 
     return member
 
@@ -362,7 +369,8 @@ def _member_loader(key: str, raw: Any, node: SchemaNode | None, source: str | No
 def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
     """Split ``data`` with msgspec; None when the standard library must decide (not an object, bad JSON...).
 
-    ``source`` names the plan in the errors of what is validated on first access.
+    ``source`` names the plan in the errors of what is validated on first access; such an error hides the secrets
+    of the whole plan, read again then (:attr:`SplitPlan.whole`), as the error of a plan loaded whole does.
 
     >>> split = split_fast(b'{"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["create"], "after": {}}}]}')
     >>> split.keys["resource_changes"], split.entries["resource_changes"][0]["change"]["after"]
@@ -374,7 +382,9 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
     if top is None:
         return None  # the ordinary load says what is wrong, and where
     validator = plan_validator()
-    split = SplitPlan()
+    # Unvalidated, as the whole parse reads it: a piece that fails validation is in it too. The text is kept by
+    # the pieces left unparsed (each a msgspec.Raw of it) in any case.
+    split = SplitPlan(whole=partial(exact_raw, data, (), source))
     for key, raw in top.items():
         view = memoryview(raw)
         size = len(view)
@@ -385,7 +395,9 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
                 raws = msgspec.json.decode(raw, type=list[msgspec.Raw])
             except Exception:
                 return None
-            entries = LazyEntries(len(raws), _entry_loader(key, raws, source), _entries_loader(key, raw, source))
+            entries = LazyEntries(
+                len(raws), _entry_loader(key, raws, source, split.whole), _entries_loader(key, raw, source, split.whole)
+            )
             split.view[key], split.keys[key] = _check_entries(key, raw, raws, source)
             split.values[key] = split.entries[key] = entries
             split.texts[key] = raw
@@ -398,7 +410,7 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
             and (node is None or node.shallow or key in VALIDATED_WHEN_READ)
         ):
             # Only its JSON type is checked now; the rest when it is first read.
-            split.view[key] = split.values[key] = Thunk(json_type, _member_loader(key, raw, node, source))
+            split.view[key] = split.values[key] = Thunk(json_type, _member_loader(key, raw, node, source, split.whole))
             split.texts[key] = raw
             continue
         value = exact_raw(raw, (key,), source)

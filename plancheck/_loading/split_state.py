@@ -54,13 +54,16 @@ _VALID_RESOURCE: Final = Deferred("object")
 
 
 class SplitState:
-    """A state split for validation (``view``: placeholders for resources found sound) and reading (``value``)."""
+    """A state split for validation (``view``: placeholders for resources found sound) and reading (``value``);
+    ``whole()`` parses the whole text again, unvalidated, for the secrets an error hides (a view's, a value's parsed
+    on first read): those the error of the state parsed whole hides."""
 
-    __slots__ = ("read", "value", "view")
+    __slots__ = ("read", "value", "view", "whole")
 
-    def __init__(self, view: dict[str, Any], value: LazyObject, read: Any = None) -> None:
+    def __init__(self, view: dict[str, Any], value: LazyObject, whole: Callable[[], Any], read: Any = None) -> None:
         self.view = view
         self.value = value
+        self.whole = whole
         self.read = read  # the struct the one-scan route read ``values`` into, if it did
 
 
@@ -141,23 +144,30 @@ def _exact(raw: Any, where: PathKey, source: str | None) -> Any:
     return exact_raw(raw, where, source, StateFormatError)
 
 
-def _validated(value: Any, where: PathKey, node: SchemaNode | None, source: str | None) -> Any:
-    return validated(value, where, node, source, state_validator(), StateFormatError)
+def _validated(
+    value: Any, where: PathKey, node: SchemaNode | None, source: str | None, whole: Callable[[], Any] | None = None
+) -> Any:
+    return validated(value, where, node, source, state_validator(), StateFormatError, whole)
 
 
-def _deferred(raw: Any, where: PathKey, node: SchemaNode | None, source: str | None) -> Callable[[], Any]:
+def _deferred(raw: Any, where: PathKey, node: SchemaNode | None, splitter: _Splitter) -> Callable[[], Any]:
+    """How to read the value ``raw`` of a resource, validated, when first read (its error hides the secrets of the
+    whole state: :attr:`_Splitter.whole`)."""
+
     def load() -> Any:
-        return _validated(_exact(raw, where, source), where, node, source)
+        source = splitter.source
+        return _validated(_exact(raw, where, source), where, node, source, splitter.whole)
 
     return load
 
 
 class _Splitter:
-    def __init__(self, source: str | None) -> None:
+    def __init__(self, source: str | None, whole: Callable[[], Any]) -> None:
         import msgspec
 
         self.msgspec = msgspec
         self.source = source
+        self.whole = whole  # the whole state parsed again, unvalidated, for the secrets an error hides
         self.resource = _resource_node()
         self.lazy, self.one, self.many, self.values_decoder = _resource_decoders()
         self.raw_members: Any = dict[str, msgspec.Raw]
@@ -288,7 +298,7 @@ class _Splitter:
                 first = bytes(memoryview(member)[:1])
                 json_type = json_type_of_first_byte(first[0]) if size else None
                 if json_type is not None and size >= DEFER_MIN_BYTES:
-                    values[key] = Thunk(json_type, _deferred(member, (*where, key), self.deferred_nodes[key], self.source))
+                    values[key] = Thunk(json_type, _deferred(member, (*where, key), self.deferred_nodes[key], self))
                     continue
                 member = _validated(_exact(member, (*where, key), self.source), (*where, key), self.deferred_nodes[key], self.source)
             values[key] = member
@@ -305,7 +315,9 @@ class _Splitter:
             json_type = json_type_of_first_byte(bytes(memoryview(member)[:1])[0]) if size else None
             if key in DEFERRED_MEMBERS and json_type is not None and size >= DEFER_MIN_BYTES:
                 node = self.resource.member(key)
-                values[key] = Thunk(json_type, _deferred(member, at, node, self.source))
+                values[key] = Thunk(json_type, _deferred(member, at, node, self))
+            elif key in DEFERRED_MEMBERS:  # the skeleton skipped it (a marks tree): checked now, as from_struct does
+                values[key] = _validated(_exact(member, at, self.source), at, self.deferred_nodes[key], self.source)
             else:
                 values[key] = _exact(member, at, self.source)
         return LazyObject(values)
@@ -323,8 +335,10 @@ def split_state(data: bytes, source: str | None = None) -> SplitState | None:
     top = raw_members(data)
     if top is None:
         return None  # not an object, or a repeated key: the full parse says where
+    # Unvalidated, as the whole parse reads it; the pieces left unparsed (each a msgspec.Raw of it) keep the text.
+    whole = partial(exact_raw, data, (), source, StateFormatError)
     try:
-        split = _split(top, _Splitter(source), source)
+        split = _split(top, _Splitter(source, whole), source)
     except StateFormatError:
         # A value parsed now is bad (a number Decimal cannot hold, a repeated key): a full parse says where,
         # by line and column.
@@ -385,7 +399,7 @@ def _split(top: dict[str, Any], splitter: _Splitter, source: str | None) -> Spli
                 inner_view[name] = inner[name] = _exact(member, (key, name), source)
         view[key] = inner_view
         values[key] = LazyObject(inner)
-    return SplitState(view, LazyObject(values), read)
+    return SplitState(view, LazyObject(values), splitter.whole, read)
 
 
 # -- a plan's states, as its secret collection reads them ---------------------------------------------

@@ -201,24 +201,26 @@ def _quoted(violation: Violation) -> str | None:
     return None
 
 
-#: Whether a value quoted from a document (a plan's, a state's, a query message's: the error's type says which,
-#: found at ``at``) shows one of its secrets: (error type, document, at, value) -> bool. The layer that owns the
-#: secret rule (``plancheck._documents.sensitive``), which this one may not import, registers it.
-SecretTest = Callable[[type[DocumentFormatError], Any, PathKey, str], bool]
+#: How to tell whether a text an error would show (a quoted value, a location's key) is one of the secrets of a
+#: document (a plan's, a state's, a query message's: the error's type says which, found at ``at``): (error type,
+#: document, at) -> (text -> bool), the document's secrets collected once, for every text of the error. The layer
+#: that owns the secret rule (``plancheck._documents.sensitive``), which this one may not import, registers it.
+SecretTest = Callable[[type[DocumentFormatError], Any, PathKey], Callable[[str], bool]]
 _secret_tests: list[SecretTest] = []
 
 
 def register_secret_test(test: SecretTest) -> None:
-    """Have :func:`render_violation` ask ``test`` whether a value it would quote is a secret (see :data:`SecretTest`).
+    """Have :func:`render_violation` ask ``test`` whether a text it would show is a secret (see :data:`SecretTest`).
 
     >>> import plancheck._documents  # registers its own: until then every quoted value is hidden (failing closed)
     >>> register_secret_test(_secret_tests[0]); _secret_tests[0].__name__
-    'quotes_secret'
+    'secret_test'
     """
     _secret_tests[:] = [test]
 
 
-#: The document being loaded (a function that reads it whole), while its entries are validated alone.
+#: The document being loaded (a function that reads it whole), while its entries are validated alone; None while a
+#: document is read for its secrets (an entry failing then has only its own). Unset, an entry's loader says.
 _WHOLE: ContextVar[Callable[[], Any] | None] = ContextVar("plancheck_loading_whole", default=None)
 
 
@@ -251,18 +253,20 @@ def _shows_secret(violation: Violation, shows: Callable[[str], bool], at: PathKe
 
 
 def _secret_asker(document: Callable[[], Any], at: PathKey, error: type[DocumentFormatError]) -> Callable[[str], bool]:
-    """Whether a text shows a secret of the document ``document()`` reads (found at ``at`` in its whole), read when
-    first asked; raising where that cannot be told: with no test registered, or a document malformed as no walk
-    foresaw (it failed to load, so its marks may be anything)."""
-    read: list[Any] = []
+    """Whether a text shows a secret of the document ``document()`` reads (found at ``at`` in its whole), read and
+    its secrets collected when first asked, once for every text of the error; raising where that cannot be told:
+    with no test registered, or a document malformed as no walk foresaw (it failed to load, so its marks may be
+    anything)."""
+    tests: list[Callable[[str], bool]] = []
 
     def shows(text: str) -> bool:
-        if not _secret_tests:
-            raise LookupError("no secret test registered")
-        if not read:
-            with loading_whole(None):  # reading it validates its entries: one failing again raises
-                read.append(document())
-        return _secret_tests[0](error, read[0], at, text)
+        if not tests:
+            if not _secret_tests:
+                raise LookupError("no secret test registered")
+            # The guard against re-entry: reading it may validate an entry, whose error must not read it again.
+            with loading_whole(None):
+                tests.append(_secret_tests[0](error, document(), at))
+        return tests[0](text)
 
     return shows
 
@@ -275,12 +279,15 @@ def render_violation(
     source: str | None,
     at: PathKey = (),
     readable: Callable[[], Any] | None = None,
+    whole: Callable[[], Any] | None = None,
 ) -> DocumentFormatError:
     """The error both validation modes raise for ``violation`` in ``document`` (found at ``at`` in its whole
     document: an entry checked alone); a key of a sensitive map in its location is hidden, and a key that spells a
     secret of the document (:func:`~plancheck._loading.location.hidden_keys_from`),
     and so is a quoted value that is a secret of the document (``readable()`` gives the document to read its
-    secrets from where ``document`` is a view of it holding placeholders).
+    secrets from where ``document`` is a view of it holding placeholders). ``whole()`` reads the whole document an
+    entry checked alone belongs to (a lazy route's value, validated when first read), for its secrets: the load's
+    (:func:`loading_whole`) while one is under way; none (the entry's own) while a document is read for its secrets.
 
     >>> v = Violation("type", ("resource_changes",), {"type": "array"}, {"a": 1})
     >>> str(render_violation(v, {}, load_schema("plan"), PlanFormatError, "p.json"))
@@ -289,7 +296,7 @@ def render_violation(
     expected = _expected_phrase(root, violation.schema)
     found = _found_phrase(violation)
     quoted = _quoted(violation)
-    whole = _WHOLE.get() if readable is None and at else None
+    whole = _WHOLE.get(whole) if readable is None and at else None
     at_whole: PathKey = at
     if whole is not None:  # an entry of a document being loaded, checked alone: the whole one's secrets count
         readable, at_whole = whole, ()
@@ -904,10 +911,12 @@ def validate(
     error: type[DocumentFormatError],
     source: str | None = None,
     mode: str = "fast",
+    readable: Callable[[], Any] | None = None,
 ) -> None:
     """Raise ``error`` if ``document`` is not what ``validator``'s schema describes: a ``show -json`` plan
     (:func:`plan_validator`, :class:`~plancheck.PlanFormatError`) or state (:func:`state_validator`,
-    :class:`~plancheck.StateFormatError`) of format 0.x or 1.x.
+    :class:`~plancheck.StateFormatError`) of format 0.x or 1.x. ``readable()`` reads the document whose secrets
+    the error hides, where ``document`` is a view of it holding placeholders (see :func:`render_violation`).
 
     >>> import plancheck._documents  # the secret rule's owner, which clears a quoted value (see render_violation)
     >>> validate(plan_validator(), {"format_version": "1.2", "resource_changes": [{"address": "a.b", "change": {"actions": ["nop"]}}]}, PlanFormatError)
@@ -935,7 +944,7 @@ def validate(
                 found="deeper nesting", source=source,
             ) from None  # fmt: skip
     if violation is not None:
-        raise render_violation(violation, document, validator.schema, error, source)
+        raise render_violation(violation, document, validator.schema, error, source, readable=readable)
 
 
 def mode_error(validation: str) -> ArgumentError:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from loading_support import CORPUS, corpus_files, deep_plain, exactly_equal, needs_fast, route
 
+import plancheck._loading.load as load_module
 from plancheck._documents.state import State, load_state
 from plancheck._errors import StateFormatError
 from plancheck._loading.lazy import LazyObject
@@ -129,6 +130,20 @@ def test_a_bad_marks_tree_is_found_when_first_read_at_its_location() -> None:
     with pytest.raises(StateFormatError) as caught:
         _ = split.resource("module.m.a.b").sensitive_values
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("extra", [{}, {"zz_member": 1}], ids=["as Terraform writes it", "a member Terraform does not write"])
+def test_a_bad_marks_tree_too_short_to_leave_unparsed_is_found_at_load(extra: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A short marks tree is parsed when the state loads, and checked then: a resource with a member Terraform does not
+    write (read member by member, not in one scan) had it parsed unchecked, and a state the full parse refuses loaded."""
+    monkeypatch.setattr(load_module, "LAZY_STATE_MIN_BYTES", 0)  # the split route, values left unparsed at their size
+    data = _state({"resources": [_resource("a.b", values=LONG, sensitive_values={"tags": {"a": "yes"}}, **extra)]})
+    with pytest.raises(StateFormatError) as caught:
+        load_state(data, parser="fast")
+    assert str(caught.value) == (
+        "$.values.root_module.resources[0].sensitive_values.tags.a: "
+        "expected a marks tree (true, false, or an object or array of marks trees), found a string"
+    )
 
 
 def test_a_bad_number_outside_resource_values_is_located_by_line_and_column() -> None:
