@@ -154,12 +154,12 @@ FULL_DISK = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/
     # An unwritable --data-file was "coverage: unexpected error: FileNotFoundError: ... (a bug: please report it)".
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
                  ["ok.tfcov", "--data-file", "ok.tfcov/merged.tfcov"],
-                 "tfplancheck: error: ok.tfcov/merged.tfcov: cannot write the data file: File exists",
+                 "tfplancheck: error: ok.tfcov/merged.tfcov: cannot write the data file: Not a directory",
                  id="data-file-unwritable"),
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}}),
                   "taken": ""},
                  ["ok.tfcov", "--report", "html:taken"],
-                 "tfplancheck: error: {tmp}/taken: cannot write the report: File exists", id="report-unwritable"),
+                 "tfplancheck: error: {tmp}/taken: cannot write the report: Not a directory", id="report-unwritable"),
     # A write that fails after its file opened (a full disk) named no file: "cannot write the report: No space ...".
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
                  ["ok.tfcov", "--report", "json:/dev/full"],
