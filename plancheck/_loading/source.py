@@ -25,7 +25,8 @@ from .._errors import ArgumentError, DocumentFormatError
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "fs_path", "is_saved_plan", "max_input_bytes", "read_bytes",
-    "make_directories", "read_limited", "regular_file", "why_unopened", "write_whole",
+    "make_directories", "read_limited", "regular_file", "why_unopened", "why_unread",
+    "write_whole",
 ]
 
 #: The largest document read from a file or stream unless told otherwise: 2 GiB.
@@ -142,6 +143,18 @@ def why_unopened(exc: OSError | ValueError) -> str:
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
     return f"a name the system cannot open ({exc})"
+
+
+def why_unread(exc: OSError | ValueError) -> str:
+    """Why a file's text could not be read: :func:`why_unopened`'s reason, or where its bytes are no UTF-8 (as a
+    baseline or a checks file says it), never the exception's class name.
+
+    >>> why_unread(FileNotFoundError(2, "No such file or directory")), why_unread(UnicodeDecodeError("utf-8", b"a\\xff", 1, 2, "invalid start byte"))
+    ('No such file or directory', 'not UTF-8 text (byte 1)')
+    """
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {exc.start})"
+    return why_unopened(exc)
 
 
 def fs_path(value: object, caller: str) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
-from ..._loading.source import make_directories
+from ..._loading.source import make_directories, why_unread
 from .data import CoverageData, ItemData, ModuleData, assertable, counts, percent
 from .scan import scan_module
 
@@ -137,7 +137,7 @@ def _sources(module: ModuleData, directory: Path, scrub: Callable[[str], str] | 
         try:
             text = (directory / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            parts.append(f"<h3>{html.escape(name)}</h3><p>cannot be read ({type(exc).__name__})</p>")
+            parts.append(f"<h3>{html.escape(name)}</h3><p>cannot be read ({html.escape(why_unread(exc))})</p>")
             continue
         withheld = module.withheld.get(name, set())
         colours = by_file.get(name, {})
