@@ -779,9 +779,24 @@ def parse_baseline(text: str, file: str) -> Baseline:
         empty = next((key for key in ("check", "address", "plan", "element") if item.get(key) == ""), None)
         if empty is not None:
             raise BaselineError(file, f"failures[{i}]: {empty} is empty (" + _EMPTY_HINTS[empty] + ")")
+        _parse_path(item["path"], file, i)
         entries.add(BaselineEntry(item["check"], item["address"], item["path"], plan=item.get("plan"),
                                   element=item.get("element")))
     return Baseline(file, frozenset(entries))
+
+
+def _parse_path(text: str | None, file: str, index: int) -> None:
+    """Refuse an entry's path that is no path's text form (no failure has it: the entry would only ever be fixed)."""
+    # A path shown with a secret scrubbed out has "(sensitive)" where the secret's characters were, which need not
+    # parse (a secret that is a whole bare key): the run that wrote it wrote it so, and matches it as it is.
+    if text is None or SENSITIVE_KEY in text:
+        return
+    from tfjsonpath import Path, PathSyntaxError
+
+    try:
+        Path.parse(text)
+    except PathSyntaxError as exc:
+        raise BaselineError(file, f"failures[{index}].path: {exc}") from None
 
 
 def exact_json_int(text: str) -> int | Decimal:

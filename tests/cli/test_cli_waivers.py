@@ -477,6 +477,14 @@ BAD_BASELINES = [
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.*", "path": null, "element": 1}]}',
                  "base.json: failures[0]: element is a string: the address of the object that fails\n",
                  id="entry-element-not-a-string"),
+    # A path that does not parse was read, matched no failure, and was reported "no longer fails" on every run.
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": "tags"}, '
+                 '{"check": "X", "address": "a.b", "path": "tags..x"}]}',
+                 "base.json: failures[1].path: invalid path 'tags..x' at offset 5: expected a key of letters, digits and "
+                 "'_' after '.' (quote other keys as [\"...\"]), found '.'\n", id="entry-path-does-not-parse"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.*", "path": "[0", "element": '
+                 '"a.b"}]}', "base.json: failures[0].path: invalid path '[0' at offset 2: expected ']' after the index, "
+                 "found the end of the text\n", id="entry-path-unclosed-index"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": {}}', "base.json: failures: expected a list, found an object",
                  id="failures-not-a-list"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X"}]}', 'base.json: failures[0]: expected a table '
@@ -518,6 +526,12 @@ def test_a_bad_baseline_is_an_exit_2_error(tmp_path: Path, text: str | None, mes
         # What the writer writes for a check of a whole value (ExpectKnownValue at path ""): read back as written.
         pytest.param({"check": "X", "address": "a.b", "path": ""}, BaselineEntry("X", "a.b", ""), id="root-path"),
         pytest.param({"check": "X", "address": None, "path": None}, BaselineEntry("X", None, None), id="no-address"),
+        pytest.param({"check": "X", "address": "a.b", "path": 'tags["a.b"][0].c'},
+                     BaselineEntry("X", "a.b", 'tags["a.b"][0].c'), id="quoted-key-and-index"),
+        # A secret scrubbed out of a path may leave text that is no path's (a secret that was a whole bare key): the
+        # run that wrote it matches it as written.
+        pytest.param({"check": "X", "address": "a.b", "path": "(sensitive).c"},
+                     BaselineEntry("X", "a.b", "(sensitive).c"), id="scrubbed-bare-key"),
         pytest.param({"check": "X", "address": "a.*", "path": "tags", "element": "a.b", "plan": "p.json"},
                      BaselineEntry("X", "a.*", "tags", plan="p.json", element="a.b"), id="an-object-of-a-whole-plan-check"),
     ],
