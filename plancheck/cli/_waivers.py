@@ -407,8 +407,7 @@ def _covering(waivers: Iterable[Waiver], address: str | None, hidden: str | None
         return None, None
     if keyed is None:
         return None, f"no waiver waives it: {written.origin} ({written.address}) {UNKEYED_WAIVER}"
-    return None, (f"no waiver waives it: {written.origin} ({written.address}) names its secret instance key "
-                  f"(sensitive), as every instance keyed by a secret is shown; name this one {keyed}")
+    return None, f"no waiver waives it: {written.origin} ({written.address}) {SHOWN_WAIVER}; name this one {keyed}"
 
 
 def _each_waived(waivers: Sequence[Waiver], failure: CheckFailure, plan: str | None, secrets: Secrets,
@@ -436,6 +435,8 @@ def _each_waived(waivers: Sequence[Waiver], failure: CheckFailure, plan: str | N
     return None, f"no waiver waives {', '.join(secrets.scrub(e) for e in left)}" + (f"; {why}" if why else "")
 
 
+#: Why a waiver naming an instance by its secret key as shown, ``(sensitive)``, waives nothing with a key set.
+SHOWN_WAIVER: Final = "names its secret instance key (sensitive), as every instance keyed by a secret is shown"
 #: Why a waiver naming an instance by its secret key waives nothing without a key to tell instances apart.
 UNKEYED_WAIVER: Final = ("names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of "
                          "16 bytes or more) tells apart from other instances; set it, and name the instance as this "
@@ -475,30 +476,47 @@ def fixed_note(entry: BaselineEntry, baseline: str) -> str:
 # -- --list-waivers --------------------------------------------------------------------------------
 
 
-def waivers_document(specs: Sequence[_Spec], on: datetime.date, tool_version: str) -> dict[str, Any]:
-    """``--list-waivers`` (kind ``waivers``): every waiver of ``specs`` in order, its check, and whether it expired by ``on``.
+def waivers_document(specs: Sequence[_Spec], on: datetime.date, tool_version: str, keyed: bool = False) -> dict[str, Any]:
+    """``--list-waivers`` (kind ``waivers``): every waiver of ``specs`` in order, its check, whether it expired by ``on``,
+    and, for one naming an instance by its secret key that waives nothing (``keyed``: ``TFPLANCHECK_SNAPSHOT_KEY`` is
+    set), why, as the failure it was written for says it (``waives_nothing``).
 
     >>> from plancheck.cli._checksfile import CheckSpec
     >>> spec = CheckSpec("ExpectNoDestroys", None, "c.toml check[0]", waivers=(Waiver("a.*", "why", None, "c.toml check[0].waive[0]"),))
     >>> print(render_waivers(waivers_document([spec], datetime.date(2027, 1, 31), "0.1.0")))
     c.toml check[0].waive[0]: ExpectNoDestroys: a.* (no expiry): why
     1 waiver (0 expired as of 2027-01-31)
+    >>> spec = CheckSpec("ExpectNoDestroys", None, "c.toml check[0]", waivers=(Waiver('a.k["(sensitive)"]', "why", None, "c.toml check[0].waive[0]"),))
+    >>> print(render_waivers(waivers_document([spec], datetime.date(2027, 1, 31), "0.1.0", keyed=True)))
+    c.toml check[0].waive[0]: ExpectNoDestroys: a.k["(sensitive)"] (no expiry): why (it waives nothing: it names its secret instance key (sensitive), as every instance keyed by a secret is shown; name the instance as its failure's note does)
+    1 waiver (0 expired as of 2027-01-31; 1 waives nothing)
     """
+    listed = []
+    for spec in specs:
+        for w in spec.waivers:
+            idle = [g for g in (w, w.each) if g is not None and g.secret_glob is not None and not (keyed and g.keyed)]
+            # What the failure it was written for says (waiver_for): it would waive none of the instances it names.
+            note = (UNKEYED_WAIVER if not keyed else f"{SHOWN_WAIVER}; name the instance as its failure's note does")
+            listed.append({**w.as_json(), "check": spec.type, "expired": w.expired(on),
+                           **({"waives_nothing": note} if idle else {})})
     return {"schema_version": SCHEMA_VERSION, "kind": "waivers", "tool_version": tool_version, "ok": True,
-            "today": on.isoformat(),
-            "waivers": [{**w.as_json(), "check": spec.type, "expired": w.expired(on)} for spec in specs for w in spec.waivers]}
+            "today": on.isoformat(), "waivers": listed}
 
 
 def render_waivers(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`waivers_document`: one waiver a line (``EXPIRED`` when it is), then a count."""
+    """The text form of :func:`waivers_document`: one waiver a line (``EXPIRED`` when it is, the note of one that waives
+    nothing), then a count."""
     lines = []
     for w in doc["waivers"]:
         until = "no expiry" if w["until"] is None else f"EXPIRED {w['until']}" if w["expired"] else f"until {w['until']}"
         where = f" in {w['plan']}" if w.get("plan") is not None else ""
         element = f" element {w['element']}" if w.get("element") is not None else ""
-        lines.append(f"{w['origin']}: {w['check']}: {w['address']}{element}{where} ({until}): {w['reason']}")
+        idle = f" (it waives nothing: it {w['waives_nothing']})" if "waives_nothing" in w else ""
+        lines.append(f"{w['origin']}: {w['check']}: {w['address']}{element}{where} ({until}): {w['reason']}{idle}")
     count, expired = len(doc["waivers"]), sum(w["expired"] for w in doc["waivers"])
-    lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']})")
+    idling = sum("waives_nothing" in w for w in doc["waivers"])
+    nothing = f"; {idling} waive{'s' if idling == 1 else ''} nothing" if idling else ""
+    lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']}{nothing})")
     return "\n".join(one_line(line) for line in lines)
 
 

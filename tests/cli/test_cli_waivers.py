@@ -969,6 +969,45 @@ def test_no_secret_reaches_any_format_of_a_whole_plan_checks_waiver(tmp_path: Pa
     assert (code, "no waiver waives" in out, "22e13bfbcd00" in out) == (1, True, True), out
 
 
+_LISTED_NO_KEY = (" (it waives nothing: it names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI "
+                  "secret of 16 bytes or more) tells apart from other instances; set it, and name the instance as this "
+                  "note then does)")
+_LISTED_SHOWN = (" (it waives nothing: it names its secret instance key (sensitive), as every instance keyed by a secret is "
+                 "shown; name the instance as its failure's note does)")
+
+
+# (the waiver's address, its element, the fingerprint key) -> the note on its line. --list-waivers listed a waiver that
+# waives nothing as any other: a reviewer saw no sign of it.
+LISTED_SECRET_TABLE = [
+    pytest.param(SHOWN_KEYED, None, None, _LISTED_NO_KEY, id="shown-form-without-a-key"),
+    pytest.param(SHOWN_KEYED, None, FINGERPRINT_KEY, _LISTED_SHOWN, id="shown-form-with-a-key"),
+    pytest.param(ONE_KEYED, None, None, _LISTED_NO_KEY, id="fingerprint-without-the-key"),
+    pytest.param(ONE_KEYED, None, FINGERPRINT_KEY, "", id="fingerprint-with-the-key"),
+    pytest.param("aws_s3_bucket.k[*]", None, None, "", id="glob-of-every-instance"),
+    pytest.param("*", SHOWN_KEYED, FINGERPRINT_KEY, _LISTED_SHOWN, id="element-in-shown-form"),
+    pytest.param("*", ONE_KEYED, FINGERPRINT_KEY, "", id="element-by-fingerprint"),
+]
+
+
+@pytest.mark.parametrize(("address", "element", "key", "note"), LISTED_SECRET_TABLE)
+def test_list_waivers_flags_a_waiver_that_waives_nothing(tmp_path: Path, address: str, element: str | None,
+                                                         key: str | None, note: str) -> None:
+    named = f", element = '{element}'" if element is not None else ""
+    (tmp_path / "checks.toml").write_text(entry(EACH_NULL, f"[{{ address = '{address}'{named}, reason = \"legacy\" }}]"),
+                                          "utf-8")
+    environ = {"TFPLANCHECK_TODAY": TODAY, **({"TFPLANCHECK_SNAPSHOT_KEY": key} if key is not None else {})}
+    code, out, _ = clirun.cli("-c", str(tmp_path / "checks.toml"), "--list-waivers", stdin=None, environ=environ)
+    listed = element and f" element {element}"
+    assert (code, out.replace(str(tmp_path) + "/", "").splitlines()) == (0, [
+        f"checks.toml:1 check[0].waive[0]: ExpectEachNullValue: {address}{listed or ''} (no expiry): legacy{note}",
+        f"1 waiver (0 expired as of 2027-01-31{'; 1 waives nothing' if note else ''})"])
+    code, out, _ = clirun.cli("-c", str(tmp_path / "checks.toml"), "--list-waivers", "--format", "json", stdin=None,
+                              environ=environ)
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert [w.get("waives_nothing") for w in doc["waivers"]] == [note.removeprefix(" (it waives nothing: it ")[:-1] or None]
+
+
 def test_a_whole_plan_checks_waiver_lists_its_element(tmp_path: Path) -> None:
     checks = entry(EACH_NULL, '[{ address = "*", element = "aws_s3_bucket.a", plan = "envs/*", reason = "legacy" }]')
     code, out, _ = _list(tmp_path, checks)
