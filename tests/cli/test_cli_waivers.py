@@ -288,6 +288,10 @@ BAD_WAIVERS = [
                  'date such as 2027-01-31 (in JSON "2027-01-31"), found an array of 1 element', id="date-in-a-list"),
     pytest.param('[{ address = "aws_*", reason = "r", until = 10:00:00 }]', "check[0].waive[0].until: expected a date "
                  'such as 2027-01-31 (in JSON "2027-01-31"), found a time of day', id="date-a-time-of-day"),
+    # It was read, and waived nothing: only a whole-plan check's failure lists objects.
+    pytest.param('[{ address = "*", reason = "r" }, { address = "*", reason = "r", element = "aws_s3_bucket.a" }]',
+                 "check[0].waive[1].element: ExpectNoDestroys fails once per address, which a waiver names by its "
+                 "address; element names the objects an ExpectEach* check's failure lists", id="element-of-another-check"),
 ]
 
 
