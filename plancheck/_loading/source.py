@@ -25,7 +25,8 @@ from .._errors import ArgumentError, DocumentFormatError
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "fs_path", "is_saved_plan", "max_input_bytes", "read_bytes",
-    "read_limited", "regular_file", "why_unopened", "write_whole",
+    "make_directories", "read_limited", "regular_file", "why_unopened", "why_unread",
+    "write_whole",
 ]
 
 #: The largest document read from a file or stream unless told otherwise: 2 GiB.
@@ -142,6 +143,18 @@ def why_unopened(exc: OSError | ValueError) -> str:
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
     return f"a name the system cannot open ({exc})"
+
+
+def why_unread(exc: OSError | ValueError) -> str:
+    """Why a file's text could not be read: :func:`why_unopened`'s reason, or where its bytes are no UTF-8 (as a
+    baseline or a checks file says it), never the exception's class name.
+
+    >>> why_unread(FileNotFoundError(2, "No such file or directory")), why_unread(UnicodeDecodeError("utf-8", b"a\\xff", 1, 2, "invalid start byte"))
+    ('No such file or directory', 'not UTF-8 text (byte 1)')
+    """
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {exc.start})"
+    return why_unopened(exc)
 
 
 def fs_path(value: object, caller: str) -> str:
@@ -273,7 +286,8 @@ def write_whole(file: str | os.PathLike[str], text: str) -> None:
     (``> out.txt``) is a new open file at offset 0, over which what the process prints next would be written.
 
     Raises :class:`OSError` for each caller to say in its own words: a directory that cannot be made
-    names that directory (``filename``), anything else names ``file``.
+    names that directory (``filename``; a file in its place is "Not a directory": :func:`make_directories`),
+    anything else names ``file``.
 
     >>> import pathlib, tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -283,13 +297,13 @@ def write_whole(file: str | os.PathLike[str], text: str) -> None:
     >>> write_whole("/dev/null/r.txt", "")
     Traceback (most recent call last):
     ...
-    FileExistsError: [Errno 17] File exists: '/dev/null'
+    NotADirectoryError: [Errno 20] Not a directory: '/dev/null'
     """
     import tempfile  # here, not at the top: it brings random and shutil, which `import plancheck` needs nothing of
 
     name = os.fspath(file)
     if os.path.dirname(name):
-        os.makedirs(os.path.dirname(name), exist_ok=True)  # before the links are followed: its error names what was typed
+        make_directories(os.path.dirname(name))  # before the links are followed: its error names what was typed
     written = os.path.realpath(name)
     try:
         status = False if os.path.abspath(name).startswith(_STREAMS) else regular_file(name)
@@ -339,6 +353,23 @@ def write_whole(file: str | os.PathLike[str], text: str) -> None:
             raise _naming(exc, name) from None
     finally:
         os.close(directory)
+
+
+def make_directories(name: str | os.PathLike[str]) -> None:
+    """Make the directory ``name`` and its missing parents, as ``os.makedirs(name, exist_ok=True)`` does, except that
+    a file in its place is a :class:`NotADirectoryError` naming it, as a file in a parent's place already is.
+
+    >>> make_directories("/dev/null")
+    Traceback (most recent call last):
+    ...
+    NotADirectoryError: [Errno 20] Not a directory: '/dev/null'
+    """
+    try:
+        os.makedirs(name, exist_ok=True)
+    except FileExistsError:
+        # mkdir's "File exists" read as if the file to write were there already: a report to plan.json/r.xml
+        # said so, where plan.json/sub/r.xml said "Not a directory".
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), os.fspath(name)) from None
 
 
 def _naming(exc: OSError, name: str) -> OSError:

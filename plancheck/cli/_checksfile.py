@@ -44,6 +44,12 @@ from .._frozen import FrozenValue, frozen
 from .._loading.jsontext import marking_repeats
 from .._loading.source import max_input_bytes
 from .._planchecks import changes, values
+from .._planchecks.each import (
+    ExpectEachKnownValue,
+    ExpectEachNullValue,
+    ExpectEachSensitiveValue,
+    ExpectEachUnknownValue,
+)
 from .._text import closest, exception_message, exception_text
 from ._io import UnreadableInput, read_input
 from ._registry import Kind, Registry, Signature, enum_choices
@@ -676,6 +682,10 @@ def _waive(table: Any, where: str, origin: str) -> tuple[tuple[Waiver, ...], Any
     return waivers, {k: v for k, v in table.items() if k != "waive"}
 
 
+#: The checks whose failure lists the objects that fail it (CheckFailure.elements), which a waiver's element names.
+_WHOLE_PLAN: Final = (ExpectEachKnownValue, ExpectEachNullValue, ExpectEachSensitiveValue, ExpectEachUnknownValue)
+
+
 def _build_located(table: Any, where: str, registry: Registry, origin: str = "") -> CheckSpec:
     """:func:`build_check` after :func:`_scan`, with the entry's severity and waivers; any failure is an ``_Invalid`` at ``where`` or below."""
     _scan(table, where)
@@ -683,13 +693,19 @@ def _build_located(table: Any, where: str, registry: Registry, origin: str = "")
     waivers, table = _waive(table, where, origin)
     try:
         sig = _signature(table, where, "plan check", registry.checks, "a table with a 'type' key")
-        return dataclasses.replace(build_check(sig, table, where, registry), severity=severity, waivers=waivers)
+        spec = dataclasses.replace(build_check(sig, table, where, registry), severity=severity, waivers=waivers)
     except _Invalid:
         raise
     except RecursionError:
         raise _Invalid(where, "nested too deeply") from None
     except Exception as exc:  # a library bug must still not print a traceback: name the check that met it
         raise _Invalid(where, f"cannot build this check: {exception_text(exc)}") from None
+    named = next((i for i, w in enumerate(waivers) if w.element is not None), None)
+    if named is not None and not isinstance(spec.check, _WHOLE_PLAN):
+        # Only a whole-plan check's failure lists objects: on any other check such a waiver would waive nothing.
+        raise _Invalid(_key(where, "waive") + f"[{named}].element", f"{spec.type} fails once per address, which a "
+                       "waiver names by its address; element names the objects an ExpectEach* check's failure lists")
+    return spec
 
 
 def _key_line(text: str, lines: list[int], i: int, where: str, table: Any) -> int:

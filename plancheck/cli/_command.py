@@ -408,11 +408,13 @@ def _load_specs(args: argparse.Namespace, max_bytes: int) -> list[Any]:
 def _list_waivers(args: argparse.Namespace, io: Io) -> int:
     """``--list-waivers``: every waiver of the checks files, in file order, with its expiry as of today (:func:`today`)."""
     from ._checksfile import ChecksFileError
-    from ._waivers import render_waivers, today, waivers_document
+    from ._waivers import baseline_key, render_waivers, today, waivers_document
 
     json_mode = args.format == "json"
     try:
         on = today(io.environ)
+        # Whether a waiver naming an instance by its secret key can waive it: what a run with these waivers decides.
+        keyed = baseline_key(io.environ) is not None
     except ValueError as exc:
         return io.fail("usage", str(exc), json_mode)
     if not args.checks:
@@ -425,7 +427,7 @@ def _list_waivers(args: argparse.Namespace, io: Io) -> int:
         specs = _load_specs(args, max_bytes)
     except ChecksFileError as exc:
         return io.fail("checks", str(exc), json_mode)
-    doc = waivers_document(specs, on, tool_version())
+    doc = waivers_document(specs, on, tool_version(), keyed)
     io.out(io.rendered(doc) if json_mode else render_waivers(doc))
     return 0
 

@@ -4,7 +4,8 @@ A checks-file entry may carry ``waive = [{ address = "aws_s3_bucket.legacy*", re
 2027-01-31 }]``: a failure of that check at an address the glob matches (the selectors' address glob,
 :func:`plancheck._documents.select.address_pattern`, linear in the address) is *waived*: reported as
 waived with its reason, never counted as a failure. A failure with no address is matched only by
-``address = "*"``. ``until`` (a TOML date, or ``"YYYY-MM-DD"`` in a JSON checks file) is the last day
+``address = "*"``; a whole-plan check's (``ExpectEach*``) waiver names the objects of its failure it waives with
+``element`` (:func:`apply_waivers`). ``until`` (a TOML date, or ``"YYYY-MM-DD"`` in a JSON checks file) is the last day
 the waiver waives; from the day after, the waiver is *expired*: it waives nothing and every report
 says so. "Today" is the UTC date, or ``TFPLANCHECK_TODAY`` (``YYYY-MM-DD``) when set: a fixed date for
 tests and for re-running an old pipeline as it ran.
@@ -78,7 +79,10 @@ __all__ = [
 
 #: The environment variable that fixes "today" (``YYYY-MM-DD``) for waiver expiry.
 TODAY_ENV: Final = "TFPLANCHECK_TODAY"
-_WAIVER_KEYS: Final = ("address", "reason", "until", "plan")
+_WAIVER_KEYS: Final = ("address", "reason", "until", "plan", "element")
+#: The keys that narrow what a waiver waives, and what each takes.
+_NARROWING: Final = {"plan": 'a glob of plan files such as "envs/legacy/*"',
+                     "element": 'an address glob of the objects it waives, such as "aws_s3_bucket.legacy"'}
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}\Z")
 _EXAMPLE: Final = '[{ address = "aws_s3_bucket.legacy*", reason = "...", until = 2027-01-31 }]'
 #: How a secret instance key begins as shown, and as a keyed fingerprint (:func:`failure_identity`) spells it.
@@ -122,6 +126,11 @@ class Waiver(FrozenValue):
     #: ``(sensitive #0123456789ab)``: the glob with each fingerprint read as ``(sensitive)``, the instances it may
     #: be written for (:func:`waiver_for`); None for every other address.
     secret_glob: Glob | None = dataclasses.field(default=None, compare=False, repr=False)
+    #: A whole-plan check's failure (``ExpectEach*``): the address glob of the objects of it this waiver waives, as
+    #: :attr:`address` is an address's (a secret instance key by its keyed fingerprint); None: the failure as a whole.
+    element: str | None = None
+    #: The waiver :attr:`element` names the objects by, matched as a failure's address is (:func:`waiver_for`).
+    each: Waiver | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.glob is None:
@@ -134,6 +143,9 @@ class Waiver(FrozenValue):
                 raise ArgumentError("expected a glob of plan files such as \"envs/legacy/*\", found an empty string")
             program = [Step.STAR if c == "*" else Step.ANY if c == "?" else c for c in plan_key(self.plan)]
             object.__setattr__(self, "plan_glob", compile_glob(program, self.plan))
+        if self.element is not None and (self.each is None or self.each.address != self.element):
+            glob = address_pattern(self.element, "element", "waive")
+            object.__setattr__(self, "each", Waiver(self.element, self.reason, self.until, self.origin, glob))
 
     def covers(self, address: str | None, plan: str | None = None) -> bool:
         """Whether this waiver's glob matches ``address`` (None, a failure of no address: only ``*``), in plan file
@@ -171,13 +183,15 @@ class Waiver(FrozenValue):
         """
         until = f"until {self.until.isoformat()}" if self.until is not None else "no expiry"
         where = f" in {self.plan}" if self.plan is not None else ""
-        return f"{self.address}{where} ({until}): {self.reason}"
+        element = f" element {self.element}" if self.element is not None else ""
+        return f"{self.address}{element}{where} ({until}): {self.reason}"
 
     def as_json(self) -> dict[str, Any]:
-        """The waiver in JSON documents (``plan`` only when it names plans)."""
+        """The waiver in JSON documents (``plan`` only when it names plans, ``element`` when it names objects)."""
         return {"address": self.address, "reason": self.reason,
                 "until": self.until.isoformat() if self.until is not None else None, "origin": self.origin,
-                **({"plan": self.plan} if self.plan is not None else {})}
+                **({"plan": self.plan} if self.plan is not None else {}),
+                **({"element": self.element} if self.element is not None else {})}
 
 
 @frozen
@@ -234,7 +248,7 @@ def parse_waivers(value: Any, where: str, origin: str = "") -> tuple[Waiver, ...
                 near = closest(str(key), list(_WAIVER_KEYS), n=1)
                 did = f"; did you mean {near[0]!r}?" if near else ""
                 shown = str(key) if len(str(key)) <= 60 else str(key)[:50] + "…"
-                raise WaiverError(f"{at}.{shown}", f"unknown waiver key {shown!r}{did} (a waiver takes: address, reason, until, plan)")
+                raise WaiverError(f"{at}.{shown}", f"unknown waiver key {shown!r}{did} (a waiver takes: {', '.join(_WAIVER_KEYS)})")
         if "address" not in item:
             raise WaiverError(at, 'a waiver needs an address: an address glob such as "aws_s3_bucket.legacy*"')
         if "reason" not in item:
@@ -246,18 +260,19 @@ def parse_waivers(value: Any, where: str, origin: str = "") -> tuple[Waiver, ...
             found = "an empty string" if isinstance(reason, str) else _kind(reason)
             raise WaiverError(f"{at}.reason", f"expected a reason (text saying why the failure is accepted), found {found}")
         until = _date(item["until"], f"{at}.until") if "until" in item else None
-        plan = item.get("plan")
-        if plan is not None and not isinstance(plan, str):
-            raise WaiverError(f"{at}.plan", f'expected a glob of plan files such as "envs/legacy/*", found {_kind(plan)}')
+        narrowing = {name: item[name] for name in _NARROWING if item.get(name) is not None}
+        for name, given in narrowing.items():
+            if not isinstance(given, str):
+                raise WaiverError(f"{at}.{name}", f"expected {_NARROWING[name]}, found {_kind(given)}")
         try:
             waivers.append(Waiver(address, reason, until, f"{origin} {at}".strip()))
         except (TypeError, ValueError) as exc:
             raise WaiverError(f"{at}.address", str(exc)) from None
-        if plan is not None:
+        for name, given in narrowing.items():
             try:
-                waivers[-1] = dataclasses.replace(waivers[-1], plan=plan)
+                waivers[-1] = dataclasses.replace(waivers[-1], **{name: given})
             except ValueError as exc:
-                raise WaiverError(f"{at}.plan", str(exc)) from None
+                raise WaiverError(f"{at}.{name}", str(exc)) from None
     return tuple(waivers)
 
 
@@ -344,7 +359,10 @@ def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secret
     waived: list[Waived] = list(result.waived)
     for failure in result.failures:
         address = failure.address if failure.address is not None else result.spec.address
-        waiver, why = waiver_for(live, failure, address, plan, secrets, key)
+        waiver, why = waiver_for([w for w in live if w.each is None], failure, address, plan, secrets, key)
+        if waiver is None and failure.elements:
+            waiver, why = _each_waived([w for w in live if w.each is not None and w.covers(address, plan)], failure,
+                                       plan, secrets, key, why)
         if waiver is None:
             kept.append(failure if why is None else dataclasses.replace(failure, message=f"{failure.message} ({why})"))
         else:
@@ -368,7 +386,12 @@ def waiver_for(waivers: Iterable[Waiver], failure: CheckFailure, address: str | 
     >>> waiver_for([shown], failure, failure.address, None, Secrets(["pw-1"]))[1]
     'no waiver waives it: c.toml:1 check[0].waive[0] (a.k["(sensitive)"]) names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of 16 bytes or more) tells apart from other instances; set it, and name the instance as this note then does'
     """
-    hidden = failure.unscrubbed_address
+    return _covering(waivers, address, failure.unscrubbed_address, plan, secrets, key)
+
+
+def _covering(waivers: Iterable[Waiver], address: str | None, hidden: str | None, plan: str | None, secrets: Secrets,
+              key: FingerprintKey | None) -> tuple[Waiver | None, str | None]:
+    """:func:`waiver_for` of the address ``address`` as shown, ``hidden`` the address it hides a secret key of."""
     if hidden is None:
         return next((w for w in waivers if w.covers(address, plan)), None), None
     keyed = _fingerprinted(hidden, secrets, key) if key is not None else None
@@ -384,10 +407,36 @@ def waiver_for(waivers: Iterable[Waiver], failure: CheckFailure, address: str | 
         return None, None
     if keyed is None:
         return None, f"no waiver waives it: {written.origin} ({written.address}) {UNKEYED_WAIVER}"
-    return None, (f"no waiver waives it: {written.origin} ({written.address}) names its secret instance key "
-                  f"(sensitive), as every instance keyed by a secret is shown; name this one {keyed}")
+    return None, f"no waiver waives it: {written.origin} ({written.address}) {SHOWN_WAIVER}; name this one {keyed}"
 
 
+def _each_waived(waivers: Sequence[Waiver], failure: CheckFailure, plan: str | None, secrets: Secrets,
+                 key: FingerprintKey | None, why: str | None) -> tuple[Waiver | None, str | None]:
+    """The waiver of a whole-plan check's ``failure`` when ``waivers``, each naming objects (:attr:`Waiver.element`),
+    waive every object it fails on (the first object's); else None, and the objects none waives when some are."""
+    if not waivers:
+        return None, why
+    first: Waiver | None = None
+    left: list[str] = []
+    for element in failure.elements:
+        shown = shown_address(element, secrets)
+        hidden = element if shown != element else None
+        each, note = _covering([w.each for w in waivers if w.each is not None], shown, hidden, plan, secrets, key)
+        if each is None:
+            # Named as a baseline's entry names it: with the key, a secret instance key by its keyed fingerprint.
+            left.append(_fingerprinted(element, secrets, key) if hidden is not None and key is not None else shown)
+            why = why or note
+        elif first is None:
+            first = next(w for w in waivers if w.each is each)
+    if not left:
+        return first, None
+    if first is None:
+        return None, why
+    return None, f"no waiver waives {', '.join(secrets.scrub(e) for e in left)}" + (f"; {why}" if why else "")
+
+
+#: Why a waiver naming an instance by its secret key as shown, ``(sensitive)``, waives nothing with a key set.
+SHOWN_WAIVER: Final = "names its secret instance key (sensitive), as every instance keyed by a secret is shown"
 #: Why a waiver naming an instance by its secret key waives nothing without a key to tell instances apart.
 UNKEYED_WAIVER: Final = ("names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI secret of "
                          "16 bytes or more) tells apart from other instances; set it, and name the instance as this "
@@ -427,29 +476,47 @@ def fixed_note(entry: BaselineEntry, baseline: str) -> str:
 # -- --list-waivers --------------------------------------------------------------------------------
 
 
-def waivers_document(specs: Sequence[_Spec], on: datetime.date, tool_version: str) -> dict[str, Any]:
-    """``--list-waivers`` (kind ``waivers``): every waiver of ``specs`` in order, its check, and whether it expired by ``on``.
+def waivers_document(specs: Sequence[_Spec], on: datetime.date, tool_version: str, keyed: bool = False) -> dict[str, Any]:
+    """``--list-waivers`` (kind ``waivers``): every waiver of ``specs`` in order, its check, whether it expired by ``on``,
+    and, for one naming an instance by its secret key that waives nothing (``keyed``: ``TFPLANCHECK_SNAPSHOT_KEY`` is
+    set), why, as the failure it was written for says it (``waives_nothing``).
 
     >>> from plancheck.cli._checksfile import CheckSpec
     >>> spec = CheckSpec("ExpectNoDestroys", None, "c.toml check[0]", waivers=(Waiver("a.*", "why", None, "c.toml check[0].waive[0]"),))
     >>> print(render_waivers(waivers_document([spec], datetime.date(2027, 1, 31), "0.1.0")))
     c.toml check[0].waive[0]: ExpectNoDestroys: a.* (no expiry): why
     1 waiver (0 expired as of 2027-01-31)
+    >>> spec = CheckSpec("ExpectNoDestroys", None, "c.toml check[0]", waivers=(Waiver('a.k["(sensitive)"]', "why", None, "c.toml check[0].waive[0]"),))
+    >>> print(render_waivers(waivers_document([spec], datetime.date(2027, 1, 31), "0.1.0", keyed=True)))
+    c.toml check[0].waive[0]: ExpectNoDestroys: a.k["(sensitive)"] (no expiry): why (it waives nothing: it names its secret instance key (sensitive), as every instance keyed by a secret is shown; name the instance as its failure's note does)
+    1 waiver (0 expired as of 2027-01-31; 1 waives nothing)
     """
+    listed = []
+    for spec in specs:
+        for w in spec.waivers:
+            idle = [g for g in (w, w.each) if g is not None and g.secret_glob is not None and not (keyed and g.keyed)]
+            # What the failure it was written for says (waiver_for): it would waive none of the instances it names.
+            note = (UNKEYED_WAIVER if not keyed else f"{SHOWN_WAIVER}; name the instance as its failure's note does")
+            listed.append({**w.as_json(), "check": spec.type, "expired": w.expired(on),
+                           **({"waives_nothing": note} if idle else {})})
     return {"schema_version": SCHEMA_VERSION, "kind": "waivers", "tool_version": tool_version, "ok": True,
-            "today": on.isoformat(),
-            "waivers": [{**w.as_json(), "check": spec.type, "expired": w.expired(on)} for spec in specs for w in spec.waivers]}
+            "today": on.isoformat(), "waivers": listed}
 
 
 def render_waivers(doc: Mapping[str, Any]) -> str:
-    """The text form of :func:`waivers_document`: one waiver a line (``EXPIRED`` when it is), then a count."""
+    """The text form of :func:`waivers_document`: one waiver a line (``EXPIRED`` when it is, the note of one that waives
+    nothing), then a count."""
     lines = []
     for w in doc["waivers"]:
         until = "no expiry" if w["until"] is None else f"EXPIRED {w['until']}" if w["expired"] else f"until {w['until']}"
         where = f" in {w['plan']}" if w.get("plan") is not None else ""
-        lines.append(f"{w['origin']}: {w['check']}: {w['address']}{where} ({until}): {w['reason']}")
+        element = f" element {w['element']}" if w.get("element") is not None else ""
+        idle = f" (it waives nothing: it {w['waives_nothing']})" if "waives_nothing" in w else ""
+        lines.append(f"{w['origin']}: {w['check']}: {w['address']}{element}{where} ({until}): {w['reason']}{idle}")
     count, expired = len(doc["waivers"]), sum(w["expired"] for w in doc["waivers"])
-    lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']})")
+    idling = sum("waives_nothing" in w for w in doc["waivers"])
+    nothing = f"; {idling} waive{'s' if idling == 1 else ''} nothing" if idling else ""
+    lines.append(f"{count} waiver{'' if count == 1 else 's'} ({expired} expired as of {doc['today']}{nothing})")
     return "\n".join(one_line(line) for line in lines)
 
 
@@ -779,9 +846,24 @@ def parse_baseline(text: str, file: str) -> Baseline:
         empty = next((key for key in ("check", "address", "plan", "element") if item.get(key) == ""), None)
         if empty is not None:
             raise BaselineError(file, f"failures[{i}]: {empty} is empty (" + _EMPTY_HINTS[empty] + ")")
+        _parse_path(item["path"], file, i)
         entries.add(BaselineEntry(item["check"], item["address"], item["path"], plan=item.get("plan"),
                                   element=item.get("element")))
     return Baseline(file, frozenset(entries))
+
+
+def _parse_path(text: str | None, file: str, index: int) -> None:
+    """Refuse an entry's path that is no path's text form (no failure has it: the entry would only ever be fixed)."""
+    # A path shown with a secret scrubbed out has "(sensitive)" where the secret's characters were, which need not
+    # parse (a secret that is a whole bare key): the run that wrote it wrote it so, and matches it as it is.
+    if text is None or SENSITIVE_KEY in text:
+        return
+    from tfjsonpath import Path, PathSyntaxError
+
+    try:
+        Path.parse(text)
+    except PathSyntaxError as exc:
+        raise BaselineError(file, f"failures[{index}].path: {exc}") from None
 
 
 def exact_json_int(text: str) -> int | Decimal:

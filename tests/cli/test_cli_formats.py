@@ -356,7 +356,7 @@ def test_escapes(escape: Any, text: str, expected: str) -> None:
         pytest.param(["--write-baseline", "base.json", "--report", "json=base.json"],
                      "--report base.json: the file is written by --write-baseline too", id="write-baseline"),
         pytest.param(["--report", "json=plan.json/r.json"],
-                     "cannot write to the report file plan.json/r.json: File exists", id="unwritable"),
+                     "cannot write to the report file plan.json/r.json: Not a directory", id="unwritable"),
         # --write-baseline wrote over the plan or the checks file it read (the --report guard did not cover it);
         # over the --baseline file it read is allowed: that is how a baseline shrinks.
         pytest.param(["--write-baseline", "plan.json"],
@@ -662,7 +662,7 @@ BASELINE_ERRORS = [
                  'plan.json: not a tfplancheck baseline (no "tfplancheck_baseline": 1; write one with --write-baseline)',
                  id="not-a-baseline"),
     pytest.param(["--write-baseline", "plan.json/base.json"], {}, "baseline",
-                 "plan.json/base.json: cannot write the baseline: File exists", id="unwritable"),
+                 "plan.json/base.json: cannot write the baseline: Not a directory", id="unwritable"),
     pytest.param([], {"TFPLANCHECK_TODAY": "soon"}, "usage",
                  "TFPLANCHECK_TODAY must be a date such as 2027-01-31, not 'soon'", id="today"),
 ]

@@ -265,7 +265,15 @@ BAD_WAIVERS = [
     pytest.param('[{ address = "aws_s3_bucket.a[", reason = "r" }]', "check[0].waive[0].address: waive: address "
                  "'aws_s3_bucket.a[' is not a valid pattern: '[' at offset 15 is never closed", id="address-bad-glob"),
     pytest.param('[{ address = "aws_*", reason = "r", untill = 2027-01-31 }]', "check[0].waive[0].untill: unknown "
-                 "waiver key 'untill'; did you mean 'until'? (a waiver takes: address, reason, until, plan)", id="unknown-key"),
+                 "waiver key 'untill'; did you mean 'until'? (a waiver takes: address, reason, until, plan, element)",
+                 id="unknown-key"),
+    pytest.param('[{ address = "*", reason = "r", element = 1 }]', "check[0].waive[0].element: expected an address glob "
+                 'of the objects it waives, such as "aws_s3_bucket.legacy", found a number', id="element-not-text"),
+    pytest.param('[{ address = "*", reason = "r", element = "aws_s3_bucket.a[" }]', "check[0].waive[0].element: waive: "
+                 "element 'aws_s3_bucket.a[' is not a valid pattern: '[' at offset 15 is never closed",
+                 id="element-bad-glob"),
+    pytest.param('[{ address = "*", reason = "r", element = "" }]', "check[0].waive[0].element: waive: element must not "
+                 "be empty", id="element-empty"),
     pytest.param('[{ address = "aws_*", reason = "r", until = "31/01/2027" }]', 'check[0].waive[0].until: expected a '
                  'date such as 2027-01-31 (in JSON "2027-01-31"), found "31/01/2027"', id="date-as-other-text"),
     pytest.param('[{ address = "aws_*", reason = "r", until = "2027-02-30" }]', 'check[0].waive[0].until: expected a '
@@ -280,6 +288,10 @@ BAD_WAIVERS = [
                  'date such as 2027-01-31 (in JSON "2027-01-31"), found an array of 1 element', id="date-in-a-list"),
     pytest.param('[{ address = "aws_*", reason = "r", until = 10:00:00 }]', "check[0].waive[0].until: expected a date "
                  'such as 2027-01-31 (in JSON "2027-01-31"), found a time of day', id="date-a-time-of-day"),
+    # It was read, and waived nothing: only a whole-plan check's failure lists objects.
+    pytest.param('[{ address = "*", reason = "r" }, { address = "*", reason = "r", element = "aws_s3_bucket.a" }]',
+                 "check[0].waive[1].element: ExpectNoDestroys fails once per address, which a waiver names by its "
+                 "address; element names the objects an ExpectEach* check's failure lists", id="element-of-another-check"),
 ]
 
 
@@ -477,6 +489,14 @@ BAD_BASELINES = [
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.*", "path": null, "element": 1}]}',
                  "base.json: failures[0]: element is a string: the address of the object that fails\n",
                  id="entry-element-not-a-string"),
+    # A path that does not parse was read, matched no failure, and was reported "no longer fails" on every run.
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.b", "path": "tags"}, '
+                 '{"check": "X", "address": "a.b", "path": "tags..x"}]}',
+                 "base.json: failures[1].path: invalid path 'tags..x' at offset 5: expected a key of letters, digits and "
+                 "'_' after '.' (quote other keys as [\"...\"]), found '.'\n", id="entry-path-does-not-parse"),
+    pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X", "address": "a.*", "path": "[0", "element": '
+                 '"a.b"}]}', "base.json: failures[0].path: invalid path '[0' at offset 2: expected ']' after the index, "
+                 "found the end of the text\n", id="entry-path-unclosed-index"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": {}}', "base.json: failures: expected a list, found an object",
                  id="failures-not-a-list"),
     pytest.param('{"tfplancheck_baseline": 1, "failures": [{"check": "X"}]}', 'base.json: failures[0]: expected a table '
@@ -518,6 +538,12 @@ def test_a_bad_baseline_is_an_exit_2_error(tmp_path: Path, text: str | None, mes
         # What the writer writes for a check of a whole value (ExpectKnownValue at path ""): read back as written.
         pytest.param({"check": "X", "address": "a.b", "path": ""}, BaselineEntry("X", "a.b", ""), id="root-path"),
         pytest.param({"check": "X", "address": None, "path": None}, BaselineEntry("X", None, None), id="no-address"),
+        pytest.param({"check": "X", "address": "a.b", "path": 'tags["a.b"][0].c'},
+                     BaselineEntry("X", "a.b", 'tags["a.b"][0].c'), id="quoted-key-and-index"),
+        # A secret scrubbed out of a path may leave text that is no path's (a secret that was a whole bare key): the
+        # run that wrote it matches it as written.
+        pytest.param({"check": "X", "address": "a.b", "path": "(sensitive).c"},
+                     BaselineEntry("X", "a.b", "(sensitive).c"), id="scrubbed-bare-key"),
         pytest.param({"check": "X", "address": "a.*", "path": "tags", "element": "a.b", "plan": "p.json"},
                      BaselineEntry("X", "a.*", "tags", plan="p.json", element="a.b"), id="an-object-of-a-whole-plan-check"),
     ],
@@ -889,6 +915,114 @@ def test_a_whole_plan_checks_baseline_names_each_object_it_fails_on(
     # The labels are padded to the widest one shown (KNOWN): read with two spaces after each.
     shown = [re.sub(r"^([A-Z]+) +", r"\1  ", line) for line in out.splitlines() if line.startswith(("FAIL", "NOTE"))]
     assert (got, err, shown) == (code, "", lines)
+
+
+def _each_waived(tmp_path: Path, tagged: tuple[str, ...], waive: str, key: str | None, *argv: str) -> clirun.Ran:
+    plan = {**_keyed_plan(), "resource_changes": [change(_TAGGED[t], ["create"], {"tags": {"team": "x"}}) for t in tagged]}
+    (tmp_path / "plan.json").write_text(json.dumps(plan), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(EACH_NULL, waive), "utf-8")
+    environ = {**clirun.HERMETIC, **({"TFPLANCHECK_SNAPSHOT_KEY": key} if key is not None else {})}
+    never = (KEY_ONE, KEY_TWO, FINGERPRINT_KEY, *_hashes(KEY_ONE), *_hashes(KEY_TWO))
+    return clirun.cli("plan.json", "-c", "checks.toml", *argv, environ=environ, never=never)
+
+
+def _waiving(*elements: str) -> str:
+    return "[" + ", ".join(f"{{ address = \"*\", element = '{e}', reason = \"legacy\" }}" for e in elements) + "]"
+
+
+# (objects failing, the waivers' elements, the key) -> exit status, the FAIL lines, the number of failures waived.
+# A waiver of a whole-plan check waived its failure whatever objects failed it: one more object failing was waived too.
+EACH_WAIVER_TABLE = [
+    pytest.param(("a",), _waiving("aws_s3_bucket.a"), None, 0, [], 1, id="waives-that-object"),
+    pytest.param(("a", "b"), _waiving("aws_s3_bucket.a"), None, 1,
+                 [f"{_failed('aws_s3_bucket.a', 'aws_s3_bucket.b')} (no waiver waives aws_s3_bucket.b)"], 0,
+                 id="a-new-failing-object-still-fails"),
+    pytest.param(("b",), _waiving("aws_s3_bucket.a"), None, 1, [_failed("aws_s3_bucket.b")], 0,
+                 id="waives-no-other-object"),
+    pytest.param(("a", "b"), _waiving("aws_s3_bucket.a", "aws_s3_bucket.b"), None, 0, [], 1,
+                 id="each-object-by-its-own-waiver"),
+    pytest.param(("a", "b"), _waiving("aws_s3_bucket.*"), None, 0, [], 1, id="a-glob-of-objects"),
+    pytest.param(("a", "b"), '[{ address = "*", reason = "legacy" }]', None, 0, [], 1, id="no-element-waives-it-whole"),
+    pytest.param(("one",), _waiving(ONE_KEYED), FINGERPRINT_KEY, 0, [], 1, id="a-secret-instance-by-its-fingerprint"),
+    pytest.param(("one", "two"), _waiving(ONE_KEYED), FINGERPRINT_KEY, 1,
+                 [f"{_failed(_SHOWN_ONE, _SHOWN_ONE)} (no waiver waives {TWO_KEYED})"], 0,
+                 id="a-new-secret-instance-still-fails"),
+    pytest.param(("one",), _waiving(_SHOWN_ONE), None, 1,
+                 [f"{_failed(_SHOWN_ONE)} (no waiver waives it: checks.toml:1 check[0].waive[0] ({_SHOWN_ONE}) "
+                  f"{_NO_KEY_NOTE}"], 0, id="a-secret-instance-as-shown-waives-nothing"),
+]
+
+
+@pytest.mark.parametrize(("tagged", "waive", "key", "code", "lines", "waived"), EACH_WAIVER_TABLE)
+def test_a_whole_plan_checks_waiver_names_the_objects_it_waives(
+    tmp_path: Path, tagged: tuple[str, ...], waive: str, key: str | None, code: int, lines: list[str], waived: int,
+) -> None:
+    got, out, err = _each_waived(tmp_path, tagged, waive, key)
+    shown = [re.sub(r"^([A-Z]+) +", r"\1  ", line) for line in out.splitlines() if line.startswith("FAIL")]
+    assert (got, err, shown) == (code, "", lines)
+    _, out, _ = _each_waived(tmp_path, tagged, waive, key, "--format", "json")
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert len(doc["results"][0]["waived"]) == waived
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "sarif", "github", "markdown"])
+def test_no_secret_reaches_any_format_of_a_whole_plan_checks_waiver(tmp_path: Path, fmt: str) -> None:
+    # _each_waived's clirun.cli finds neither secret, the fingerprint key, nor a plain hash of a secret in the output.
+    code, out, _ = _each_waived(tmp_path, ("one", "two"), _waiving(ONE_KEYED), FINGERPRINT_KEY, "--format", fmt)
+    assert (code, "no waiver waives" in out, "22e13bfbcd00" in out) == (1, True, True), out
+
+
+_LISTED_NO_KEY = (" (it waives nothing: it names an instance by its secret key, which only TFPLANCHECK_SNAPSHOT_KEY (a CI "
+                  "secret of 16 bytes or more) tells apart from other instances; set it, and name the instance as this "
+                  "note then does)")
+_LISTED_SHOWN = (" (it waives nothing: it names its secret instance key (sensitive), as every instance keyed by a secret is "
+                 "shown; name the instance as its failure's note does)")
+
+
+# (the waiver's address, its element, the fingerprint key) -> the note on its line. --list-waivers listed a waiver that
+# waives nothing as any other: a reviewer saw no sign of it.
+LISTED_SECRET_TABLE = [
+    pytest.param(SHOWN_KEYED, None, None, _LISTED_NO_KEY, id="shown-form-without-a-key"),
+    pytest.param(SHOWN_KEYED, None, FINGERPRINT_KEY, _LISTED_SHOWN, id="shown-form-with-a-key"),
+    pytest.param(ONE_KEYED, None, None, _LISTED_NO_KEY, id="fingerprint-without-the-key"),
+    pytest.param(ONE_KEYED, None, FINGERPRINT_KEY, "", id="fingerprint-with-the-key"),
+    pytest.param("aws_s3_bucket.k[*]", None, None, "", id="glob-of-every-instance"),
+    pytest.param("*", SHOWN_KEYED, FINGERPRINT_KEY, _LISTED_SHOWN, id="element-in-shown-form"),
+    pytest.param("*", ONE_KEYED, FINGERPRINT_KEY, "", id="element-by-fingerprint"),
+]
+
+
+@pytest.mark.parametrize(("address", "element", "key", "note"), LISTED_SECRET_TABLE)
+def test_list_waivers_flags_a_waiver_that_waives_nothing(tmp_path: Path, address: str, element: str | None,
+                                                         key: str | None, note: str) -> None:
+    named = f", element = '{element}'" if element is not None else ""
+    (tmp_path / "checks.toml").write_text(entry(EACH_NULL, f"[{{ address = '{address}'{named}, reason = \"legacy\" }}]"),
+                                          "utf-8")
+    environ = {"TFPLANCHECK_TODAY": TODAY, **({"TFPLANCHECK_SNAPSHOT_KEY": key} if key is not None else {})}
+    code, out, _ = clirun.cli("-c", str(tmp_path / "checks.toml"), "--list-waivers", stdin=None, environ=environ)
+    listed = element and f" element {element}"
+    assert (code, out.replace(str(tmp_path) + "/", "").splitlines()) == (0, [
+        f"checks.toml:1 check[0].waive[0]: ExpectEachNullValue: {address}{listed or ''} (no expiry): legacy{note}",
+        f"1 waiver (0 expired as of 2027-01-31{'; 1 waives nothing' if note else ''})"])
+    code, out, _ = clirun.cli("-c", str(tmp_path / "checks.toml"), "--list-waivers", "--format", "json", stdin=None,
+                              environ=environ)
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    assert [w.get("waives_nothing") for w in doc["waivers"]] == [note.removeprefix(" (it waives nothing: it ")[:-1] or None]
+
+
+def test_a_whole_plan_checks_waiver_lists_its_element(tmp_path: Path) -> None:
+    checks = entry(EACH_NULL, '[{ address = "*", element = "aws_s3_bucket.a", plan = "envs/*", reason = "legacy" }]')
+    code, out, _ = _list(tmp_path, checks)
+    assert (code, out.splitlines()) == (0, [
+        "checks.toml:1 check[0].waive[0]: ExpectEachNullValue: * element aws_s3_bucket.a in envs/* (no expiry): legacy",
+        "1 waiver (0 expired as of 2027-01-31)"])
+    code, out, _ = _list(tmp_path, checks, "--format", "json")
+    doc = json.loads(out)
+    # The schema's listed waiver had no "plan": a waiver naming plans made a document the schema refused.
+    VALIDATOR.validate(doc)
+    assert [(w["element"], w["plan"]) for w in doc["waivers"]] == [("aws_s3_bucket.a", "envs/*")]
 
 
 def test_a_whole_plan_checks_baseline_file_holds_each_object() -> None:

@@ -205,8 +205,8 @@ def test_fail_under(project: pytest.Pytester, minimum: str, status: int, verdict
 
 
 @pytest.mark.parametrize(("option", "problem"), [
-    pytest.param("--tf-cov-data=tree/main.tf/shard.tfcov", "tree/main.tf: File exists", id="data-file"),
-    pytest.param("--tf-cov-report=html:tree/main.tf", "tree/main.tf: File exists", id="html-report"),
+    pytest.param("--tf-cov-data=tree/main.tf/shard.tfcov", "tree/main.tf: Not a directory", id="data-file"),
+    pytest.param("--tf-cov-report=html:tree/main.tf", "tree/main.tf: Not a directory", id="html-report"),
     # A write that fails after its file opened (a full disk) said "(None: No space left on device)".
     pytest.param("--tf-cov-data=/dev/full", "/dev/full: No space left on device", id="data-file-on-a-full-disk",
                  marks=pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")),
@@ -229,7 +229,7 @@ def test_an_unwritable_report_keeps_no_other_from_being_written(project: pytest.
     problems = [line for line in result.stdout.lines if "could not be written" in line]
     written = [line for line in result.stdout.lines if line.startswith("Terraform coverage report written to")]
     assert (problems, written, (project.path / "after-html" / "index.html").is_file()) == (
-        [f"Terraform coverage: a coverage report could not be written ({project.path / 'tree/main.tf'}: File exists)",
+        [f"Terraform coverage: a coverage report could not be written ({project.path / 'tree/main.tf'}: Not a directory)",
          "Terraform coverage: a coverage report could not be written (/dev/full: No space left on device)"],
         [f"Terraform coverage report written to {project.path / 'after.json'}",
          f"Terraform coverage report written to {project.path / 'after-html'}"],

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -142,8 +143,9 @@ FULL_DISK = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/
 
 
 @pytest.mark.parametrize(("files", "argv", "message"), [
+    # It said "found FileNotFoundError", where every other reader says the system's reason.
     pytest.param({}, ["missing.tfcov"], "tfplancheck: error: missing.tfcov: $: expected a readable coverage data file, "
-                 "found FileNotFoundError", id="missing"),
+                 "found No such file or directory", id="missing"),
     pytest.param({"bad.tfcov": "{"}, ["bad.tfcov"], "tfplancheck: error: bad.tfcov: $: expected valid JSON", id="json"),
     # A data file nested deeper than the parser goes was "coverage: unexpected error: RecursionError ... (a bug)".
     pytest.param({"deep.tfcov": "[" * 100_000 + "]" * 100_000}, ["deep.tfcov"],
@@ -154,12 +156,12 @@ FULL_DISK = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/
     # An unwritable --data-file was "coverage: unexpected error: FileNotFoundError: ... (a bug: please report it)".
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
                  ["ok.tfcov", "--data-file", "ok.tfcov/merged.tfcov"],
-                 "tfplancheck: error: ok.tfcov/merged.tfcov: cannot write the data file: File exists",
+                 "tfplancheck: error: ok.tfcov/merged.tfcov: cannot write the data file: Not a directory",
                  id="data-file-unwritable"),
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}}),
                   "taken": ""},
                  ["ok.tfcov", "--report", "html:taken"],
-                 "tfplancheck: error: {tmp}/taken: cannot write the report: File exists", id="report-unwritable"),
+                 "tfplancheck: error: {tmp}/taken: cannot write the report: Not a directory", id="report-unwritable"),
     # A write that fails after its file opened (a full disk) named no file: "cannot write the report: No space ...".
     pytest.param({"ok.tfcov": json.dumps({"format": "tfplancheck-coverage-data", "version": 1, "modules": {}})},
                  ["ok.tfcov", "--report", "json:/dev/full"],
@@ -183,6 +185,40 @@ def test_combine_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, file
     assert run(["coverage", "combine", *argv], stdout=out, stderr=err, environ={}) == 2
     assert err.getvalue().splitlines() == [message.replace("{tmp}", str(tmp_path))]
     assert {name: (tmp_path / name).read_text(encoding="utf-8") for name in files} == files  # no input overwritten
+
+
+@pytest.mark.parametrize(("make", "found"), [
+    # Each said the exception's class: "found IsADirectoryError", "found UnicodeDecodeError".
+    pytest.param(lambda path: path.mkdir(), "Is a directory", id="a-directory"),
+    pytest.param(lambda path: path.write_bytes(b'{"format": "\xff"}'), "not UTF-8 text (byte 12)", id="not-utf-8"),
+])
+def test_combine_unreadable_data_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make: Callable[[Path], object],
+                                      found: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    make(tmp_path / "d.tfcov")
+    out, err = io.StringIO(), io.StringIO()
+    assert run(["coverage", "combine", "d.tfcov"], stdout=out, stderr=err, environ={}) == 2
+    assert err.getvalue() == f"tfplancheck: error: d.tfcov: $: expected a readable coverage data file, found {found}\n"
+
+
+@pytest.mark.parametrize(("make", "errors"), [
+    # Each said the exception's class: "cannot be read (UnicodeDecodeError)", in the HTML report too.
+    pytest.param(lambda path: (path.mkdir(), (path / "main.tf").write_bytes(b'output "o" {\n  value = "\xff"\n}\n')),
+                 ["main.tf: cannot be read (not UTF-8 text (byte 24))"], id="not-utf-8"),
+    pytest.param(lambda path: None, ["{root}: cannot be read (No such file or directory)"], id="no-directory"),
+])
+def test_a_module_file_that_cannot_be_read_says_why(tmp_path: Path, make: Callable[[Path], object],
+                                                    errors: list[str]) -> None:
+    from plancheck._plugin.coverage.data import ModuleData
+    from plancheck._plugin.coverage.html import _sources
+    from plancheck._plugin.coverage.scan import scan_module
+
+    root = tmp_path / "module"
+    make(root)
+    shown = [error.replace("{root}", str(root)) for error in errors]
+    assert list(scan_module(root).errors) == shown
+    if root.is_dir():
+        assert "<h3>main.tf</h3><p>cannot be read (not UTF-8 text (byte 24))</p>" in _sources(ModuleData(local=True), root, None)
 
 
 @pytest.mark.parametrize("minimum", [

@@ -240,14 +240,19 @@ def _expected(writer: Writer, path: Path, named: Path, code: int) -> str:
     return writer.message.format(path=path, named=named, reason=os.strerror(code), errno=code)
 
 
+@pytest.mark.parametrize("below", [
+    # The file's own directory is a file: it said "File exists", as if the file to write were there already.
+    pytest.param("", id="parent"),
+    pytest.param("sub", id="grandparent"),
+])
 @pytest.mark.parametrize("writer", WRITERS)
-def test_a_parent_that_is_a_file_is_each_writers_error(tmp_path: Path, writer: str) -> None:
+def test_a_parent_that_is_a_file_is_each_writers_error(tmp_path: Path, writer: str, below: str) -> None:
     (tmp_path / "file").write_text(OLD, "utf-8")
-    path = tmp_path / "file" / NAME
+    path = tmp_path / "file" / below / NAME
     with pytest.raises(WRITERS[writer].error) as caught:
         WRITERS[writer].write(path)
-    # The directory that cannot be made is named by the system's error (FileExistsError: 'file' is no directory).
-    assert str(caught.value) == _expected(WRITERS[writer], path, tmp_path / "file", errno.EEXIST)
+    # The directory that cannot be made is named by the system's error.
+    assert str(caught.value) == _expected(WRITERS[writer], path, path.parent, errno.ENOTDIR)
     assert ((tmp_path / "file").read_text("utf-8"), _entries(tmp_path)) == (OLD, ["file"])
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
+from ..._loading.source import make_directories, why_unread
 from .data import CoverageData, ItemData, ModuleData, assertable, counts, percent
 from .scan import scan_module
 
@@ -136,7 +137,7 @@ def _sources(module: ModuleData, directory: Path, scrub: Callable[[str], str] | 
         try:
             text = (directory / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            parts.append(f"<h3>{html.escape(name)}</h3><p>cannot be read ({type(exc).__name__})</p>")
+            parts.append(f"<h3>{html.escape(name)}</h3><p>cannot be read ({html.escape(why_unread(exc))})</p>")
             continue
         withheld = module.withheld.get(name, set())
         colours = by_file.get(name, {})
@@ -163,7 +164,7 @@ def write_html(data: CoverageData, directory: Path, rootdir: Path, scrub: Callab
     ``rootdir`` is what local module keys are relative to; ``scrub`` hides the session's secrets in the
     lines shown of a module's files.
     """
-    directory.mkdir(parents=True, exist_ok=True)
+    make_directories(directory)
     total = percent(pair for module in data.modules.values() for pair in module.items.items())
     taken: set[str] = set()
     rows = ["<table><tr><th>Module</th><th>Items</th><th>Planned</th><th>Asserted</th><th>Percent</th></tr>"]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..._errors import TfCheckError
-from ..._loading.source import write_whole
+from ..._loading.source import why_unread, write_whole
 from ..._text import one_line
 from .data import (
     CoverageData,
@@ -282,8 +282,8 @@ def read_data(name: str | os.PathLike[str]) -> CoverageData:
     source = os.fspath(name)
     try:
         text = Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CoverageDataError("$", "a readable coverage data file", found=type(exc).__name__, source=source) from None
+    except (OSError, ValueError) as exc:  # a ValueError: not UTF-8, or a name the system cannot take (a NUL byte)
+        raise CoverageDataError("$", "a readable coverage data file", found=why_unread(exc), source=source) from None
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes

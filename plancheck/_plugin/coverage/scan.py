@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from ..._errors import TfCheckError
+from ..._loading.source import why_unread
 from ..._text import flagged_sensitive
 
 __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate", "scan_module", "scan_text"]
@@ -441,7 +442,7 @@ def scan_module(directory: str | os.PathLike[str]) -> ScannedModule:
     try:
         names = sorted(entry.name for entry in root.iterdir() if entry.is_file())
     except OSError as exc:
-        return ScannedModule((), (f"{root}: cannot be read ({type(exc).__name__})",))
+        return ScannedModule((), (f"{root}: cannot be read ({why_unread(exc)})",))
     for name in names:
         path = root / name
         try:
@@ -452,7 +453,7 @@ def scan_module(directory: str | os.PathLike[str]) -> ScannedModule:
         except ScanError as exc:
             errors.append(str(exc))
         except (OSError, UnicodeDecodeError) as exc:
-            errors.append(f"{name}: cannot be read ({type(exc).__name__})")
+            errors.append(f"{name}: cannot be read ({why_unread(exc)})")
     return ScannedModule(tuple(items), tuple(errors))
 
 
