@@ -275,12 +275,14 @@ def render_violation(
     source: str | None,
     at: PathKey = (),
     readable: Callable[[], Any] | None = None,
+    alone: bool = False,
 ) -> DocumentFormatError:
     """The error both validation modes raise for ``violation`` in ``document`` (found at ``at`` in its whole
     document: an entry checked alone); a key of a sensitive map in its location is hidden, and a key that spells a
     secret of the document (:func:`~plancheck._loading.location.hidden_keys_from`),
     and so is a quoted value that is a secret of the document (``readable()`` gives the document to read its
-    secrets from where ``document`` is a view of it holding placeholders).
+    secrets from where ``document`` is a view of it holding placeholders). An entry ``alone`` (given to a view's
+    constructor, at a place ``at`` stands for) is located within itself: ``$.change.actions``.
 
     >>> v = Violation("type", ("resource_changes",), {"type": "array"}, {"a": 1})
     >>> str(render_violation(v, {}, load_schema("plan"), PlanFormatError, "p.json"))
@@ -299,7 +301,7 @@ def render_violation(
         from .._redact import SENSITIVE
 
         found = SENSITIVE
-    location = json_location(violation.path, hidden_keys_from(violation.path, document, at, shows))
+    location = json_location(violation.path, hidden_keys_from(violation.path, document, at, shows), len(at) if alone else 0)
     other = _another_format(document) if violation.kind == "required" and violation.path == ("format_version",) else None
     if other is not None:
         expected = 'a "format_version" key (a terraform show -json plan or state)'
