@@ -65,13 +65,13 @@ def main(argv: list[str] | None = None) -> int:
         bracketed = Resources(address=pattern + "[*]")
 
         def by_address(text: str, selector: Resources = address) -> bool:
-            return selector.matches(ResourceChange({"address": text}))
+            return selector.matches(ResourceChange._of({"address": text}, None))
 
         def by_type(text: str, selector: Resources = typed) -> bool:
-            return selector.matches(ResourceChange({"address": "x.y", "type": text}))
+            return selector.matches(ResourceChange._of({"address": "x.y", "type": text}, None))
 
         def by_bracket(text: str, selector: Resources = bracketed) -> bool:
-            return selector.matches(ResourceChange({"address": text}))
+            return selector.matches(ResourceChange._of({"address": text}, None))
 
         if by_address(miss) or not by_address(hit) or by_type(miss) or by_bracket(miss):
             raise SystemExit(f"wrong verdict for {pattern!r}")

@@ -5,8 +5,8 @@ Three classes are written three ways each, with the same validation (the library
 
 * ``check``: ``ExpectKnownValue(address, path, matcher, *, deposed=None)``, the typical plan check
   (``ResourcePathMatcherFields``): four fields, each validated and normalised after ``__init__``;
-* ``view``: ``ResourceChange(raw, document=None)``, what the index hands out per resource (a
-  :class:`~plancheck._frozen.ReadOnly` view today, no validation);
+* ``view``: ``ResourceChange._of(raw, None)``, what the index hands out per resource (a
+  :class:`~plancheck._frozen.ReadOnly` view today, built unchecked: its plan was validated whole);
 * ``small``: ``SkipBelow(minimum)``-like, one validated field.
 
 The ways: ``frozen`` (``@frozen`` on ``FrozenValue``: the real classes for ``check`` and ``view``),
@@ -263,7 +263,7 @@ def main() -> None:
     _row("check", "attrs-conv", lambda: AttrsConvCheck("aws_instance.web", path, matcher), n, r)
     _row("check", "dataclass", lambda: DataclassCheck("aws_instance.web", path, matcher), n, r)
     # A view compares by identity and is not pickled (it holds its document); hash is the identity hash.
-    _row("view", "readonly", lambda: ResourceChange(raw), n, r, pickles=False)
+    _row("view", "readonly", lambda: ResourceChange._of(raw, None), n, r, pickles=False)
     _row("view", "attrs", lambda: AttrsView(raw), n, r, pickles=False)
     _row("view", "dataclass", lambda: DataclassView(raw), n, r, pickles=False)
     _row("small", "frozen", lambda: FrozenSmall("1.0.0"), n, r)

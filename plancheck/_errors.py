@@ -54,7 +54,8 @@ class DocumentFormatError(TfCheckError, ValueError):
     """A document (plan, state, config) is not of the expected structure.
 
     ``location`` is a JSON location such as ``$.resource_changes[3].change.actions``;
-    ``source`` names the file when there is one.
+    ``source`` names the file when there is one, or the view an entry was given to by hand
+    (``ResourceChange``: the location is then within the entry, ``$.change.actions``).
 
     >>> str(PlanFormatError("$.resource_changes", "an array", found="an object with 2 keys", source="plan.json"))
     'plan.json: $.resource_changes: expected an array, found an object with 2 keys'

@@ -60,7 +60,7 @@ class ReadOnly:
     __slots__ = ()
 
     def _set(self, **values: Any) -> None:
-        """Set attributes once, from ``__init__``."""
+        """Set attributes once, from ``__init__`` (or a private constructor that skips its checks)."""
         for name, value in values.items():
             object.__setattr__(self, name, value)
 

@@ -1,6 +1,7 @@
-"""An optional text field of a document entry reads as its type says, ``str | None``, whatever a hand-built or
-malformed entry holds there: the plan's resource changes and action invocations, the query messages, a
-leftover's manifest. A loaded document is validated first; these views are also built from plain dicts."""
+"""An optional text field of a document entry reads as its type says, ``str | None``, whatever a malformed entry
+holds there: the plan's resource changes and action invocations, the query messages, a leftover's manifest. A loaded
+document is validated first, and so is a view built by hand (tests/test_view_constructors.py); a plan built without
+validation (a subclass's, a pickle's: tests/unvalidated.py) hands out views of whatever it holds."""
 
 from __future__ import annotations
 
@@ -9,18 +10,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from unvalidated import unvalidated_plan
 
-from plancheck import ActionInvocation, ResourceChange
 from plancheck.acceptance import Leftover
 from plancheck.querycheck import QueryResult
 
 
 def _change(field: str, value: Any) -> Any:
-    return getattr(ResourceChange({"address": "a.b", field: value}), field)
+    entry = {"address": "a.b", "change": {"actions": ["create"]}, field: value}
+    return getattr(unvalidated_plan({"format_version": "1.2", "resource_changes": [entry]}).resource_changes[0], field)
 
 
 def _invocation(field: str, value: Any) -> Any:
-    return getattr(ActionInvocation({"address": "action.t.n", field: value}), field)
+    entry = {"address": "action.t.n", field: value}
+    return getattr(unvalidated_plan({"format_version": "1.2", "action_invocations": [entry]}).action_invocations[0], field)
 
 
 def _result(field: str, value: Any) -> Any:

@@ -262,7 +262,7 @@ class Resources(FrozenValue):
         """Whether one resource change (or state resource) is selected.
 
         >>> from plancheck import ResourceChange
-        >>> Resources(type="null_*").matches(ResourceChange({"address": "null_resource.a", "type": "null_resource"}))
+        >>> Resources(type="null_*").matches(ResourceChange({"address": "null_resource.a", "type": "null_resource", "change": {"actions": []}}))
         True
         """
         type_re, module_re, address_re, provider_re = self._compiled

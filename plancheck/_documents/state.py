@@ -8,31 +8,28 @@ objects are indexed too, by address and deposed key.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from functools import cached_property
-from typing import Any, final
+from typing import Any
 
 from .._errors import ArgumentError, StateFormatError
 from .._frozen import public
 from .._loading import load as route
 from .._loading.load import STATE, DocumentSource, Loaded
 from .._loading.source import read_bytes
-from .._redact import Marks, Secrets, contains_sensitive
+from .._redact import Secrets
 from .._text import closest
 from . import met as met_module
-from .fields import ResourceFields
 from .plan import (
     AddressIndex,
     DocumentSecrets,
-    DocumentView,
     ResourceNotFoundError,
     pickled_document,
     refuse_repeats,
-    require_name,
     unpickled_document,
 )
-from .sensitive import HasSecrets, collect_state_secrets, marked_strings, shown_address
+from .sensitive import collect_state_secrets
+from .views import StateOutput, StateResource, require_name
 
 __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state", "walk_modules"]
 
@@ -40,153 +37,6 @@ __all__ = ["State", "StateOutput", "StateResource", "StateSource", "load_state",
 StateSource = DocumentSource
 
 _EMPTY: Mapping[str, Any] = {}
-
-
-def _instance_key(index: Any) -> str:
-    if index is None:
-        return ""
-    if isinstance(index, str):
-        return f"[{json.dumps(index, ensure_ascii=False)}]"
-    return f"[{index}]"
-
-
-def _full_address(raw: Mapping[str, Any], module_address: str | None) -> str:
-    """The resource's full address. Terraform 0.12.0 wrote state addresses without the module
-    path and the instance key (``null_resource.foo`` for ``module.m.null_resource.foo[1]``); those
-    are completed from the module's address and the resource's ``index``.
-
-    >>> _full_address({"address": "null_resource.foo", "index": 1}, "module.m")
-    'module.m.null_resource.foo[1]'
-    >>> _full_address({"address": 'module.m.a.b["k"]', "index": "k"}, "module.m")
-    'module.m.a.b["k"]'
-    """
-    address = str(raw["address"])
-    index = raw.get("index")
-    if index is not None and not address.endswith("]"):
-        address += _instance_key(index)
-    if module_address and not address.startswith(module_address + "."):
-        address = f"{module_address}.{address}"
-    return address
-
-
-@public("plancheck")
-@final
-class StateResource(ResourceFields, DocumentView):
-    """One resource instance object of a state (a current or a deposed object).
-
-    ``address`` is the full address (see :func:`_full_address` for old states that lack it).
-    ``document`` is what knows its state's secrets (a state passes its
-    :class:`~plancheck._documents.plan.DocumentSecrets`, not itself): the repr shows the address through them
-    (:func:`plancheck._documents.sensitive.shown_address`), asked for only then. One built alone knows only the
-    secrets it holds.
-
-    >>> r = StateResource({"address": "null_resource.a[0]", "mode": "managed", "index": 0, "values": {"id": "1"}})
-    >>> r.address, r.index, r.values, r.deposed
-    ('null_resource.a[0]', 0, {'id': '1'}, None)
-    >>> from types import SimpleNamespace
-    >>> StateResource({"address": 'a.b["pw-1234"]'}, 'module.m["pw-1234"]', document=SimpleNamespace(secrets=Secrets(["pw-1234"])))
-    <StateResource module.m["(sensitive)"].a.b["(sensitive)"]>
-    """
-
-    __slots__ = ("_document", "address", "module_address", "raw")
-    raw: Mapping[str, Any]
-    module_address: str | None
-    address: str
-    _document: HasSecrets | None
-
-    def __init__(
-        self, raw: Mapping[str, Any], module_address: str | None = None, *, document: HasSecrets | None = None
-    ) -> None:
-        module = module_address or None
-        self._set(raw=raw, module_address=module, address=_full_address(raw, module), _document=document)
-
-    @property
-    def values(self) -> Any:
-        """The attribute values (None when the state records none)."""
-        return self.raw.get("values")
-
-    @property
-    def sensitive_values(self) -> Marks:
-        """The sensitive marks of ``values`` (``true`` at a value or an ancestor)."""
-        return self.raw.get("sensitive_values")
-
-    @property
-    def identity(self) -> Mapping[str, Any] | None:
-        """The resource identity (``identity``, Terraform 1.12+), or None when the state records none.
-
-        >>> StateResource({"address": "a.b", "identity": {"id": "i-1"}, "identity_schema_version": 0}).identity
-        {'id': 'i-1'}
-        """
-        return self.raw.get("identity")
-
-    @property
-    def identity_schema_version(self) -> int | None:
-        """The version of the identity schema ``identity`` follows, or None when the state records none.
-
-        >>> StateResource({"address": "a.b"}).identity_schema_version is None
-        True
-        """
-        return self.raw.get("identity_schema_version")
-
-    @property
-    def deposed(self) -> str | None:
-        """The deposed key of a deposed object, or None for the current object."""
-        value = self.raw.get("deposed_key")
-        return value if isinstance(value, str) and value else None
-
-    @property
-    def tainted(self) -> bool:
-        """Whether the object is tainted (to be replaced on the next apply)."""
-        return self.raw.get("tainted") is True
-
-    def __repr__(self) -> str:
-        document = self._document
-        if document is None:
-            secrets = Secrets(marked_strings(self.raw.get("values"), self.raw.get("sensitive_values")))
-        else:
-            secrets = document.secrets
-        deposed = f" deposed={secrets.scrub(self.deposed)!r}" if self.deposed else ""
-        return f"<StateResource {shown_address(self.address, secrets)}{deposed}>"
-
-
-@public("plancheck")
-@final
-class StateOutput(DocumentView):
-    """One root module output of a state.
-
-    >>> o = StateOutput("pw", {"value": "hunter2", "sensitive": True, "type": "string"})
-    >>> o.sensitive, o
-    (True, <StateOutput pw sensitive>)
-    """
-
-    __slots__ = ("name", "raw")
-    name: str
-    raw: Mapping[str, Any]
-
-    def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
-        self._set(name=name, raw=raw)
-
-    @property
-    def value(self) -> Any:
-        """The output's value."""
-        return self.raw.get("value")
-
-    @property
-    def sensitive(self) -> bool:
-        """Whether the output is marked sensitive; a ``sensitive`` that is not a bool (``"true"``, ``1``) fails closed.
-
-        >>> StateOutput("a", {"value": "x", "sensitive": "true"}).sensitive, StateOutput("b", {"value": "x"}).sensitive
-        (True, False)
-        """
-        return contains_sensitive(self.raw.get("sensitive"))
-
-    @property
-    def type(self) -> Any:
-        """The output's type, as Terraform writes it (e.g. ``"string"``, ``["list", "string"]``)."""
-        return self.raw.get("type")
-
-    def __repr__(self) -> str:
-        return f"<StateOutput {self.name}{' sensitive' if self.sensitive else ''}>"
 
 
 def walk_modules(root: Any) -> Iterator[tuple[str | None, Mapping[str, Any]]]:
@@ -264,7 +114,7 @@ class State:
         values = raw.get("values") or _EMPTY
         # Its resources know its secrets, not the state itself: see DocumentSecrets.
         self._secrets_of = secrets_of = DocumentSecrets(raw, collect_state_secrets)
-        resources = tuple(StateResource(r, m, document=secrets_of) for m, r in walk_modules(values.get("root_module")))
+        resources = tuple(StateResource._of(r, m, secrets_of) for m, r in walk_modules(values.get("root_module")))
         self._resources = resources
         self._index = AddressIndex((r.address, r.deposed) for r in resources)
         if len(self._index.positions) != len(resources):
@@ -325,7 +175,7 @@ class State:
     def outputs(self) -> Mapping[str, StateOutput]:
         """Root module outputs by name."""
         values = self.raw.get("values") or _EMPTY
-        return {name: StateOutput(name, out) for name, out in (values.get("outputs") or _EMPTY).items()}
+        return {name: StateOutput._of(name, out) for name, out in (values.get("outputs") or _EMPTY).items()}
 
     def output(self, name: str) -> StateOutput:
         """The output ``name``; raises ResourceNotFoundError naming the closest outputs.

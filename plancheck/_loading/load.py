@@ -26,7 +26,7 @@ from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
-from .location import hidden_inside, json_location
+from .location import PathKey, hidden_inside, json_location
 from .split import SplitPlan, split_fast
 from .split_state import plan_state_skims, split_state
 from .validate import (
@@ -48,6 +48,7 @@ __all__ = [
     "DocumentSource",
     "Loaded",
     "document",
+    "entry",
     "refuse_cycle",
     "parse",
     "parse_text",
@@ -110,12 +111,42 @@ def document(kind: LoadSpec, parsed: Any, *, source: str | None = None, validati
     return Loaded(parsed, source)
 
 
-def refuse_cycle(document: Any, error: Callable[..., DocumentFormatError], source: str | None) -> None:
+def entry(kind: LoadSpec, raw: Any, view: str, at: PathKey) -> None:
+    """Refuse ``raw``, given alone to the constructor of the view ``view`` (a ``ResourceChange``, a
+    ``StateResource``, ...), where the schema would refuse it as the entry found at ``at`` in a document of
+    ``kind``: ``kind.error`` names the view as its source and the location within the entry (``$.change.actions``);
+    a cycle is refused first, as in a document. ``at`` places the entry for its secrets: a value the error would
+    quote, a key it would name, is hidden where it is one of the entry's own (see :func:`render_violation`).
+
+    A document's entries are not checked again: it was validated whole, and its views are built without this.
+
+    >>> entry(PLAN, {"address": "a.b", "change": {"actions": "create"}}, "ResourceChange", ("resource_changes", 0))
+    Traceback (most recent call last):
+    ...
+    plancheck.PlanFormatError: ResourceChange: $.change.actions: expected an array of actions, found a string
+    """
+    refuse_cycle(raw, kind.error, view, at)
+    validator = kind.validator()
+    node = validator.root
+    for step in at:  # the schema of an entry at ``at``: an array's items, an object's member
+        member = node.items if isinstance(step, int) else node.member(step)
+        if member is None:  # a view naming a place its schema does not constrain: the view's own mistake
+            raise LookupError(f"the {kind.noun} schema describes no entry at {json_location(at)}")
+        node = member
+    violation = validator.first_violation(raw, path=at, node=node)
+    if violation is not None:
+        raise render_violation(violation, raw, validator.schema, kind.error, view, at, alone=True)
+
+
+def refuse_cycle(
+    document: Any, error: Callable[..., DocumentFormatError], source: str | None, at: PathKey = ()
+) -> None:
     """Raise ``error`` where ``document`` (Python values: parsed JSON holds no cycle) holds a container inside
     itself, naming the container too; a value met twice elsewhere (a mapping shared by two modules) is no cycle.
 
     Every walk of a document (validation, the secret walk, resolving a path, rendering) goes round a cycle for
-    ever or to a RecursionError, so the entries that take Python values refuse one before any walk.
+    ever or to a RecursionError, so the entries that take Python values refuse one before any walk. ``document``
+    may be an entry given alone to a view, standing at ``at`` in a document: it is located within itself.
 
     >>> after = {"id": "a"}
     >>> after["tags"] = [after]
@@ -129,8 +160,9 @@ def refuse_cycle(document: Any, error: Callable[..., DocumentFormatError], sourc
     if cycle is not None:
         # Marks are not read to tell which keys are secrets: their walks may go round a cycle too. Every key
         # inside a holder's values or trees is hidden (failing closed); the way to the holder still says where.
-        found = f"a reference back to {json_location(cycle.back, hidden_inside(cycle.back))}"
-        location = json_location(cycle.at, hidden_inside(cycle.at))
+        back, inner = at + tuple(cycle.back), at + tuple(cycle.at)
+        found = f"a reference back to {json_location(back, hidden_inside(back, at), len(at))}"
+        location = json_location(inner, hidden_inside(inner, at), len(at))
         raise error(location, "a JSON value (which holds no cycle)", found=found, source=source)
 
 

@@ -18,9 +18,10 @@ __all__ = ["PathKey", "hidden_from", "hidden_inside", "hidden_keys_from", "json_
 PathKey = tuple[str | int, ...]
 
 
-def json_location(path: PathKey, hidden_from: int | None = None) -> str:
+def json_location(path: PathKey, hidden_from: int | None = None, start: int = 0) -> str:
     """A JSON location for messages: ``$``, ``$.resource_changes[3].change.actions``, ``$.output_changes["a-b"]``;
     a key at index ``hidden_from`` of ``path`` or after it is shown as ``(sensitive)`` (see :func:`hidden_from`).
+    ``start`` drops the steps before it: the location within an entry (a view built alone) of a path in a document.
 
     >>> json_location(("resource_changes", 3, "change", "actions"))
     '$.resource_changes[3].change.actions'
@@ -28,9 +29,12 @@ def json_location(path: PathKey, hidden_from: int | None = None) -> str:
     '$.output_changes["my-output"]'
     >>> json_location(("resource_changes", 0, "change", "after_unknown", "tags", "hunter2", 1), hidden_from=5)
     '$.resource_changes[0].change.after_unknown.tags["(sensitive)"][1]'
+    >>> json_location(("resource_changes", 0, "change", "after", "hunter2"), hidden_from=4, start=3)
+    '$.after["(sensitive)"]'
     """
     parts = ["$"]
-    for i, step in enumerate(path):
+    for i in range(start, len(path)):
+        step = path[i]
         if isinstance(step, int):
             parts.append(f"[{step}]")
         elif hidden_from is not None and i >= hidden_from:

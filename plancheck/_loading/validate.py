@@ -280,6 +280,7 @@ def render_violation(
     at: PathKey = (),
     readable: Callable[[], Any] | None = None,
     whole: Callable[[], Any] | None = None,
+    alone: bool = False,
 ) -> DocumentFormatError:
     """The error both validation modes raise for ``violation`` in ``document`` (found at ``at`` in its whole
     document: an entry checked alone); a key of a sensitive map in its location is hidden, and a key that spells a
@@ -288,6 +289,8 @@ def render_violation(
     secrets from where ``document`` is a view of it holding placeholders). ``whole()`` reads the whole document an
     entry checked alone belongs to (a lazy route's value, validated when first read), for its secrets: the load's
     (:func:`loading_whole`) while one is under way; none (the entry's own) while a document is read for its secrets.
+    An entry ``alone`` (given to a view's constructor, at a place ``at`` stands for) is located within itself:
+    ``$.change.actions``.
 
     >>> v = Violation("type", ("resource_changes",), {"type": "array"}, {"a": 1})
     >>> str(render_violation(v, {}, load_schema("plan"), PlanFormatError, "p.json"))
@@ -306,7 +309,7 @@ def render_violation(
         from .._redact import SENSITIVE
 
         found = SENSITIVE
-    location = json_location(violation.path, hidden_keys_from(violation.path, document, at, shows))
+    location = json_location(violation.path, hidden_keys_from(violation.path, document, at, shows), len(at) if alone else 0)
     other = _another_format(document) if violation.kind == "required" and violation.path == ("format_version",) else None
     if other is not None:
         expected = 'a "format_version" key (a terraform show -json plan or state)'

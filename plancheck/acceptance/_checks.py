@@ -116,7 +116,8 @@ def planned_changes(document: Mapping[str, Any]) -> list[str]:
     invocations = document.get("action_invocations")
     for raw in invocations if isinstance(invocations, list) else ():
         if isinstance(raw, Mapping):
-            invocation = ActionInvocation(raw)
+            # The document may be any the test gave (it is read defensively here): built as a plan builds its own.
+            invocation = ActionInvocation._of(raw, None)
             lines.append(f"{invocation.address}: invoke ({invocation.trigger_text})")
     return lines
 

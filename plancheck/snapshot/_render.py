@@ -175,7 +175,7 @@ def _resource_block(
     is_deposed: bool,
     deferred_reason: str | None,
 ) -> TextBlock | None:
-    chosen = ignore.for_resource(ResourceChange(raw, plan) if ignore.selects else None)
+    chosen = ignore.for_resource(ResourceChange._of(raw, plan) if ignore.selects else None)
     if chosen is None:
         return None
     trie, all_ignored = chosen
@@ -278,7 +278,7 @@ def _shown(address: str, secrets: ValueSecrets, key: FingerprintKey | None = Non
 
 def _replace_paths(change: Mapping[str, Any], trie: Ignored, secrets: ValueSecrets) -> list[str]:
     shown: dict[str, tuple[Any, ...]] = {}
-    for path in Change(change).replace_paths:
+    for path in Change._of(change).replace_paths:
         if _is_ignored(path, trie):
             continue
         text = _path_text(path, secrets)
@@ -322,7 +322,7 @@ def _data_block(
         fields = {name: raw[name] for name in ("address", "mode", "type", "name", "index", "provider_name") if name in raw}
         if module:
             fields["module_address"] = module
-        change = ResourceChange({**fields, "change": {"actions": ["read"]}}, plan)
+        change = ResourceChange._of({**fields, "change": {"actions": ["read"]}}, plan)
     chosen = ignore.for_resource(change)
     if chosen is None:
         return None
@@ -447,9 +447,9 @@ class IgnoreSpec:
 
     >>> from plancheck import Resources
     >>> spec = IgnoreSpec(['triggers["ts"]', Resources(type="random_*"), (Resources(type="null_*"), "id")], "render()")
-    >>> spec.for_resource(ResourceChange({"address": "random_id.x", "type": "random_id"})) is None
+    >>> spec.for_resource(ResourceChange({"address": "random_id.x", "type": "random_id", "change": {"actions": []}})) is None
     True
-    >>> sorted(spec.for_resource(ResourceChange({"address": "null_resource.a", "type": "null_resource"}))[0])
+    >>> sorted(spec.for_resource(ResourceChange({"address": "null_resource.a", "type": "null_resource", "change": {"actions": []}}))[0])
     [('k', 'id'), ('k', 'triggers')]
     >>> IgnoreSpec([3], "render()")
     Traceback (most recent call last):

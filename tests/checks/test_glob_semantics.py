@@ -104,20 +104,23 @@ def _old_address(pattern: str) -> re.Pattern[str] | None:
 # -- the table ----------------------------------------------------------------------------------------
 
 
+_NO_OP: Final = {"actions": ["no-op"]}
+
+
 def _type_matches(pattern: str, text: str) -> bool:
-    return Resources(type=pattern).matches(ResourceChange({"address": "x.y", "type": text}))
+    return Resources(type=pattern).matches(ResourceChange({"address": "x.y", "type": text, "change": _NO_OP}))
 
 
 def _provider_matches(pattern: str, text: str) -> bool:
-    return Resources(provider=pattern).matches(ResourceChange({"address": "x.y", "provider_name": text}))
+    return Resources(provider=pattern).matches(ResourceChange({"address": "x.y", "provider_name": text, "change": _NO_OP}))
 
 
 def _address_matches(pattern: str, text: str) -> bool:
-    return Resources(address=pattern).matches(ResourceChange({"address": text}))
+    return Resources(address=pattern).matches(ResourceChange({"address": text, "change": _NO_OP}))
 
 
 def _module_matches(pattern: str, text: str) -> bool:
-    return Resources(module=pattern).matches(ResourceChange({"address": f"{text}.x.y", "module_address": text}))
+    return Resources(module=pattern).matches(ResourceChange({"address": f"{text}.x.y", "module_address": text, "change": _NO_OP}))
 
 
 PLAIN: list[Any] = [
