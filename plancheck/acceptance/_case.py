@@ -20,7 +20,10 @@ from .._frozen import FrozenValue, frozen, keyword_hints, public
 from .._terraform.providers.factory import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import (
+    WRAPPERS,
     TestDefinitionError,
+    Weakly,
+    check_resource_address,
     quote_key,
     refuse_cycle,
     refuse_oversized,
@@ -52,7 +55,7 @@ def _type_name(value: object) -> str:
 
 @public("plancheck.acceptance")
 @frozen
-class Sensitive(FrozenValue):
+class Sensitive(FrozenValue, Weakly):
     """A variable value that is secret: the runner scrubs it from everything it prints.
 
     Wrap a whole value or any part of one. Its repr never shows the value.
@@ -66,6 +69,9 @@ class Sensitive(FrozenValue):
 
     #: The wrapped value.
     value: Any
+
+    def __post_init__(self) -> None:
+        WRAPPERS[id(self)] = self  # a definition's error is scrubbed of every wrapper made (:func:`scrubbing_secrets`)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sensitive):
@@ -346,29 +352,6 @@ def _strings(value: object, where: str, nouns: str) -> tuple[str, ...]:
         if not isinstance(item, str) or not item:
             raise TestDefinitionError(f"{where}[{i}]", f"expected a non-empty str, got {item!r}")
     return items
-
-
-_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
-_INDEX = r'\[(?:[0-9]+|"(?:[^"\\]|\\.)*")\]'
-#: A resource instance address: module path, then [data.]type.name, then an optional index.
-_RESOURCE_ADDRESS = re.compile(rf"(?:module\.{_NAME}(?:{_INDEX})?\.)*(?!module\.)(?:data\.)?{_NAME}\.{_NAME}(?:{_INDEX})?")
-
-
-def check_resource_address(value: str, where: str) -> str:
-    """``value`` when it is a Terraform resource address, else :class:`TestDefinitionError`.
-
-    >>> check_resource_address('module.app["a"].aws_instance.web[0]', "TestStep.resource_name")
-    'module.app["a"].aws_instance.web[0]'
-    >>> check_resource_address("not an address!", "TestStep.resource_name")
-    Traceback (most recent call last):
-    ...
-    plancheck.acceptance.TestDefinitionError: TestStep.resource_name: expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got 'not an address!'
-    """
-    if _RESOURCE_ADDRESS.fullmatch(value) is None:
-        raise TestDefinitionError(
-            where, f"expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got {value!r}"
-        )
-    return value
 
 
 def _addresses(value: object, where: str) -> tuple[str, ...]:
@@ -865,6 +848,11 @@ class TestCase(FrozenValue):
     fail_on_warnings: bool = False
 
     def __post_init__(self) -> None:
+        # A key or a path the case names may spell a string its steps (made before it) wrap: scrubbed of those too.
+        with scrubbing_secrets((), [f"TestCase.{f.name}" for f in fields(self)], _opened):
+            self._validate()
+
+    def _validate(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestCase.providers"))
         if self.initial_state is not None and not isinstance(self.initial_state, InitialState):
             object.__setattr__(self, "initial_state", read_initial_state(self.initial_state))

@@ -15,6 +15,7 @@ scrubs any refusal of it of its secrets (:func:`scrubbing_secrets`, which a step
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from enum import StrEnum
@@ -23,6 +24,7 @@ from typing import Any, ClassVar, Final
 from tfjsonpath._jsontypes import find_cycle, is_array, is_object, json_size
 
 from .._checking.matcher import search_pattern
+from .._documents.met import met
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
 from .._loading.source import MAX_BYTES_ENV, max_input_bytes
@@ -38,6 +40,9 @@ __all__ = [
     "Stage",
     "TestCheckFuncError",
     "TestDefinitionError",
+    "WRAPPERS",
+    "Weakly",
+    "check_resource_address",
     "quote_key",
     "refuse_cycle",
     "refuse_oversized",
@@ -457,12 +462,49 @@ def refusing_value(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Iter
         yield scrub
 
 
+_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
+_INDEX = r'\[(?:[0-9]+|"(?:[^"\\]|\\.)*")\]'
+#: A resource instance address: module path, then [data.]type.name, then an optional index.
+_RESOURCE_ADDRESS = re.compile(rf"(?:module\.{_NAME}(?:{_INDEX})?\.)*(?!module\.)(?:data\.)?{_NAME}\.{_NAME}(?:{_INDEX})?")
+
+
+def check_resource_address(value: str, where: str) -> str:
+    """``value`` when it is a Terraform resource address, else :class:`TestDefinitionError`.
+
+    >>> check_resource_address('module.app["a"].aws_instance.web[0]', "TestStep.resource_name")
+    'module.app["a"].aws_instance.web[0]'
+    >>> check_resource_address("not an address!", "TestStep.resource_name")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: TestStep.resource_name: expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got 'not an address!'
+    """
+    if _RESOURCE_ADDRESS.fullmatch(value) is None:
+        raise TestDefinitionError(
+            where, f"expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got {value!r}"
+        )
+    return value
+
+
+class Weakly:
+    """A slot for weak references, which a slotted dataclass has not: :data:`WRAPPERS` holds each wrapper weakly."""
+
+    __slots__ = ("__weakref__",)
+
+
+#: Every secret wrapper alive (a :class:`~plancheck.acceptance.Sensitive`), by identity: equal ones each kept, as one
+#: may outlive the other. A definition's error is scrubbed of their strings too: a case's steps are built before the
+#: case, each before the next, so a step knew only its own values, and the case's own errors none of its steps'.
+WRAPPERS: Final[weakref.WeakValueDictionary[int, Any]] = weakref.WeakValueDictionary()
+
+
 @contextmanager
 def scrubbing_secrets(value: Any, trusted: Iterable[str], unwrap: Callable[[Any], Any]) -> Iterator[Callable[[str], str]]:
     """Within this block, each :class:`TestDefinitionError` names its location and its problem scrubbed of every
     secret of ``value`` (:func:`wrapped_strings`; ``trusted``: the names of the places, as a definition's fields): a
     string wrapped in ``value`` is a secret wherever it stands, in a plain key of ``value`` or in another argument of
-    the same definition. The block is given that scrub. The secrets are collected when first needed: a value refused.
+    the same definition, and so is one of every wrapper alive (:data:`WRAPPERS`: another step's, as a case's steps
+    are built before it). The block is given that scrub. The secrets are collected when first needed: a value
+    refused.
 
     >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
     >>> with scrubbing_secrets({"pw": ("secret", "s3cret")}, ["v.taint"], hidden):
@@ -475,13 +517,16 @@ def scrubbing_secrets(value: Any, trusted: Iterable[str], unwrap: Callable[[Any]
 
     def scrub(text: str) -> str:
         if not made:
-            made.append(Secrets(wrapped_strings(value, unwrap)).trusting(trusted))
+            made.append(Secrets(wrapped_strings((value, *WRAPPERS.values()), unwrap)).trusting(trusted))
         return made[0].scrub(text)
 
     try:
         yield scrub
     except TestDefinitionError as exc:
         shown, problem = scrub(exc.where), scrub(exc.problem)
+        # A front end writing (the pytest plugin's session) scrubs them from what else it shows of the failing test:
+        # its locals hold them in clear (--showlocals), and no runner has told it of them yet.
+        met(made[0])
         if (shown, problem) == (exc.where, exc.problem):
             raise
         raise TestDefinitionError(shown, problem) from None
