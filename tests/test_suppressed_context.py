@@ -66,8 +66,8 @@ def test_no_error_of_the_library_is_chained_to_the_one_it_replaces() -> None:
     assert found == []
 
 
-def _a_later_steps_error() -> None:
-    TestCase(steps=[TestStep(config="", variables={"pw": Sensitive(SECRET)}), TestStep(config="", taint=[f"{SECRET} x"])])
+def _a_steps_error() -> None:
+    TestStep(config="", variables={"pw": Sensitive(SECRET)}, taint=[f"{SECRET} x"])
 
 
 def _a_cases_error() -> None:
@@ -105,7 +105,7 @@ def _native_chain(error: BaseException) -> str:
     pytest.param(_native_chain, id="traceback-exception"),
 ])
 @pytest.mark.parametrize("build", [
-    pytest.param(_a_later_steps_error, id="a-steps-definition-error"),
+    pytest.param(_a_steps_error, id="a-steps-definition-error"),
     pytest.param(_a_cases_error, id="a-cases-definition-error"),
 ])
 def test_a_scrubbed_error_renders_no_secret(build: Callable[[], None], render: Callable[[BaseException], str]) -> None:

@@ -20,9 +20,7 @@ from .._frozen import FrozenValue, frozen, keyword_hints, public
 from .._terraform.providers.factory import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import (
-    WRAPPERS,
     TestDefinitionError,
-    Weakly,
     check_resource_address,
     quote_key,
     refuse_cycle,
@@ -55,7 +53,7 @@ def _type_name(value: object) -> str:
 
 @public("plancheck.acceptance")
 @frozen
-class Sensitive(FrozenValue, Weakly):
+class Sensitive(FrozenValue):
     """A variable value that is secret: the runner scrubs it from everything it prints.
 
     Wrap a whole value or any part of one. Its repr never shows the value.
@@ -69,9 +67,6 @@ class Sensitive(FrozenValue, Weakly):
 
     #: The wrapped value.
     value: Any
-
-    def __post_init__(self) -> None:
-        WRAPPERS[id(self)] = self  # a definition's error is scrubbed of every wrapper made (:func:`scrubbing_secrets`)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sensitive):
@@ -848,8 +843,10 @@ class TestCase(FrozenValue):
     fail_on_warnings: bool = False
 
     def __post_init__(self) -> None:
-        # A key or a path the case names may spell a string its steps (made before it) wrap: scrubbed of those too.
-        with scrubbing_secrets((), [f"TestCase.{f.name}" for f in fields(self)], _opened):
+        # A key or a path the case names may spell a string its steps wrap: scrubbed of those too.
+        steps = self.steps if isinstance(self.steps, (list, tuple)) else ()
+        variables = [step.variables for step in steps if isinstance(step, TestStep)]
+        with scrubbing_secrets(variables, [f"TestCase.{f.name}" for f in fields(self)], _opened):
             self._validate()
 
     def _validate(self) -> None:

@@ -15,7 +15,6 @@ scrubs any refusal of it of its secrets (:func:`scrubbing_secrets`, which a step
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from enum import StrEnum
@@ -40,8 +39,6 @@ __all__ = [
     "Stage",
     "TestCheckFuncError",
     "TestDefinitionError",
-    "WRAPPERS",
-    "Weakly",
     "check_resource_address",
     "quote_key",
     "refuse_cycle",
@@ -485,26 +482,12 @@ def check_resource_address(value: str, where: str) -> str:
     return value
 
 
-class Weakly:
-    """A slot for weak references, which a slotted dataclass has not: :data:`WRAPPERS` holds each wrapper weakly."""
-
-    __slots__ = ("__weakref__",)
-
-
-#: Every secret wrapper alive (a :class:`~plancheck.acceptance.Sensitive`), by identity: equal ones each kept, as one
-#: may outlive the other. A definition's error is scrubbed of their strings too: a case's steps are built before the
-#: case, each before the next, so a step knew only its own values, and the case's own errors none of its steps'.
-WRAPPERS: Final[weakref.WeakValueDictionary[int, Any]] = weakref.WeakValueDictionary()
-
-
 @contextmanager
 def scrubbing_secrets(value: Any, trusted: Iterable[str], unwrap: Callable[[Any], Any]) -> Iterator[Callable[[str], str]]:
     """Within this block, each :class:`TestDefinitionError` names its location and its problem scrubbed of every
     secret of ``value`` (:func:`wrapped_strings`; ``trusted``: the names of the places, as a definition's fields): a
     string wrapped in ``value`` is a secret wherever it stands, in a plain key of ``value`` or in another argument of
-    the same definition, and so is one of every wrapper alive (:data:`WRAPPERS`: another step's, as a case's steps
-    are built before it). The block is given that scrub. The secrets are collected when first needed: a value
-    refused.
+    the same definition. The block is given that scrub. The secrets are collected when first needed: a value refused.
 
     >>> hidden = lambda v: v[1] if isinstance(v, tuple) and v[:1] == ("secret",) else v
     >>> with scrubbing_secrets({"pw": ("secret", "s3cret")}, ["v.taint"], hidden):
@@ -517,7 +500,7 @@ def scrubbing_secrets(value: Any, trusted: Iterable[str], unwrap: Callable[[Any]
 
     def scrub(text: str) -> str:
         if not made:
-            made.append(Secrets(wrapped_strings((value, *WRAPPERS.values()), unwrap)).trusting(trusted))
+            made.append(Secrets(wrapped_strings(value, unwrap)).trusting(trusted))
         return made[0].scrub(text)
 
     try:

@@ -109,11 +109,10 @@ DEFINITION = '''
 from plancheck.acceptance import Sensitive, TestCase, TestStep
 
 
-def test_a_later_step_names_an_earlier_steps_secret():
+def test_a_case_names_its_steps_secret():
     # Built from parts: no source line the traceback quotes holds it whole. No runner has told the plugin of it.
     secret = "zz-defined-" + "secret-8b4c"
-    TestCase(steps=[TestStep(config="", variables={"pw": Sensitive(secret)}),
-                    TestStep(config="", taint=[secret + " x"])])
+    TestCase(steps=[TestStep(config="", variables={"pw": Sensitive(secret)})], providers={secret + " x": object})
 '''
 
 
@@ -121,11 +120,11 @@ def test_a_later_step_names_an_earlier_steps_secret():
 def test_a_definition_error_tells_the_plugin_of_the_secrets_it_was_scrubbed_of(
     pytester: pytest.Pytester, xdist: list[str]
 ) -> None:
-    # The error is scrubbed of every Sensitive made before it; the test's locals hold the secret in clear, and the
+    # The error is scrubbed of its steps' Sensitive values; the test's locals hold the secret in clear, and the
     # plugin, told of it by the error, scrubs them too (a runner tells it only when it runs the case).
     result, junit = _run_showing_everything(pytester, DEFINITION, xdist)
     result.assert_outcomes(failed=1)
     output = result.stdout.str() + result.stderr.str()
     assert leaks(output + junit.read_text(encoding="utf-8"), {"secret": DEFINED}) == []
     assert re.search(r"^secret +=  *'\(sensitive\)'$", output, re.M)  # --showlocals
-    assert "got '(sensitive) x'" in output
+    assert "'(sensitive) x' is not a provider address" in output
