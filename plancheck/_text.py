@@ -57,6 +57,7 @@ __all__ = [
     "sharing_a_window",
     "shortened",
     "spellings",
+    "template_literals",
     "style_mark",
     "terminal_safe",
     "whole_token",
@@ -949,19 +950,33 @@ def heredoc_body(text: str, opening: re.Match[str]) -> tuple[str, int]:
     return text[opening.end() : end.start() if end else len(text)], end.end() if end else len(text)
 
 
-def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
+def _hcl_string(
+    text: str, pos: int, *, quoted: bool = True, runs: list[str] | None = None
+) -> tuple[int, str | None]:
     """Skip the quoted template whose opening quote ends at ``pos``: (its end, its value when it is a plain string).
+
+    Not ``quoted``: ``text`` from ``pos`` on is a template with no quotes around it and no escapes (a heredoc's body,
+    a ``.tf.json`` string as its JSON is read), which runs to the end. ``runs``, when given, gets each literal run of
+    the template that is not empty (the text between its interpolations and directives, as Terraform writes it into
+    the value).
 
     >>> _hcl_string('"../lib" }', 1), _hcl_string('"a${ {k = "}"}[0] }b" x', 1), _hcl_string('"$${x}"', 1)
     ((8, '../lib'), (21, None), (7, '${x}'))
+    >>> runs = []
+    >>> _hcl_string('"pw-${var.x}-${"z"}%{ if true }y%{ endif }" x', 1, runs=runs), runs
+    ((43, None), ['pw-', '-', 'y'])
     """
     # -1: inside quotes; n >= 0: inside ${ } (or %{ }) with n braces open, where a quote opens a nested template.
     stack = [-1]
     value: list[str] = []
+    nested: list[str] = []  # what a quoted string inside an interpolation holds: no part of the value
     literal = True
+    run = 0  # where the literal run being read starts in value
     while stack and pos < len(text):
         char = text[pos]
         pos += 1
+        own = len(stack) == 1  # the template's own level, not a string inside one of its interpolations
+        into = value if own else nested
         if stack[-1] >= 0:
             if char == '"':
                 stack.append(-1)
@@ -969,6 +984,9 @@ def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
                 stack[-1] += 1 if char == "{" else -1
                 if stack[-1] < 0:
                     stack.pop()
+                    run = len(value)
+        elif not quoted and own and char in '"\n\\':
+            value.append(char)  # an unquoted template's own level has no quotes nor escapes, and runs on
         elif char == '"':
             stack.pop()
         elif char == "\n":
@@ -976,18 +994,37 @@ def _hcl_string(text: str, pos: int) -> tuple[int, str | None]:
         elif char == "\\":
             escaped = HCL_ESCAPES.get(text[pos : pos + 1])
             literal = literal and escaped is not None
-            value.append(escaped or "")
+            into.append(escaped or "")
             pos += 1
         elif char in "$%" and text.startswith(char + "{", pos):  # $${ and %%{ are a literal ${ and %{
-            value.append(char + "{")
+            into.append(char + "{")
             pos += 2
         elif char in "$%" and text.startswith("{", pos):
+            if runs is not None and own and run < len(value):
+                runs.append("".join(value[run:]))
             literal = False
             stack.append(0)
             pos += 1
         else:
-            value.append(char)
+            into.append(char)
+    if runs is not None and run < len(value):
+        runs.append("".join(value[run:]))
     return pos, "".join(value) if literal and not stack else None
+
+
+def template_literals(text: str, pos: int = 0, *, quoted: bool = False) -> list[str]:
+    """The literal runs of the template in ``text`` from ``pos`` on, which is not a plain string: what its value holds
+    whatever its interpolations give. ``quoted``: a quoted template whose opening quote ends at ``pos`` (as
+    :func:`_hcl_string` reads one); else one with no quotes around it (a ``.tf.json`` string, a heredoc's body).
+
+    >>> template_literals("hunter2-${var.x}"), template_literals('${upper("s")}'), template_literals("a$${b}-${c}-")
+    (['hunter2-'], [], ['a${b}-', '-'])
+    >>> template_literals('pw = "s3cret-${var.x}" # "no"', 6, quoted=True)
+    ['s3cret-']
+    """
+    runs: list[str] = []
+    _hcl_string(text, pos, quoted=quoted, runs=runs)
+    return runs
 
 
 #: What a ``sensitive`` argument's source text says when it is plainly false: the literal, parenthesised or not, and

@@ -19,14 +19,15 @@ import os
 from collections.abc import Callable, Mapping
 from typing import IO, Any, Final
 
-from tfjsonpath._jsontypes import find_cycle
+from tfjsonpath._jsontypes import Cycle, find_cycle, is_object, json_size
 
 from .._errors import ArgumentError, DocumentFormatError, PlanFormatError, StateFormatError
 from .._frozen import FrozenValue, frozen
 from .collector import collector_off
 from .jsontext import check_utf8, exact_numbers, fast_agrees, loads_exact, resolve_parser
 from .lazy import LazyObject, Thunk
-from .location import PathKey, hidden_inside, json_location
+from .location import PathKey, hidden_inside, hidden_keys_from, json_location
+from .source import max_input_bytes
 from .split import SplitPlan, split_fast
 from .split_state import plan_state_skims, split_state
 from .validate import (
@@ -37,6 +38,7 @@ from .validate import (
     mode_error,
     plan_validator,
     render_violation,
+    secret_asker,
     state_validator,
     validate,
 )
@@ -146,7 +148,9 @@ def refuse_cycle(
 
     Every walk of a document (validation, the secret walk, resolving a path, rendering) goes round a cycle for
     ever or to a RecursionError, so the entries that take Python values refuse one before any walk. ``document``
-    may be an entry given alone to a view, standing at ``at`` in a document: it is located within itself.
+    may be an entry given alone to a view, standing at ``at`` in a document: it is located within itself. The keys
+    the error names are hidden as a format error's are (:func:`~plancheck._loading.location.hidden_keys_from`), with
+    the secrets of the document with its cycles cut (:func:`_secrets_past_cycles`).
 
     >>> after = {"id": "a"}
     >>> after["tags"] = [after]
@@ -158,12 +162,92 @@ def refuse_cycle(
     with collector_off():  # the quick test's lists are many and hold no cycle
         cycle = find_cycle(document)
     if cycle is not None:
-        # Marks are not read to tell which keys are secrets: their walks may go round a cycle too. Every key
-        # inside a holder's values or trees is hidden (failing closed); the way to the holder still says where.
-        back, inner = at + tuple(cycle.back), at + tuple(cycle.at)
-        found = f"a reference back to {json_location(back, hidden_inside(back, at), len(at))}"
-        location = json_location(inner, hidden_inside(inner, at), len(at))
-        raise error(location, "a JSON value (which holds no cycle)", found=found, source=source)
+        cut, shows = _secrets_past_cycles(document, error, at)
+
+        def shown(steps: tuple[Any, ...]) -> str:
+            # Marks are not read to tell which keys inside a holder are secrets: their walks may go round a cycle too.
+            # Every key inside a holder's values or trees is hidden; the way to the holder says where, but for a key
+            # that spells a secret, and but for all of it where the secrets cannot be read (failing closed).
+            path = at + tuple(steps)
+            if shows is None:
+                return json_location(path, len(at), len(at))
+            hidden = [i for i in (hidden_inside(path, at), hidden_keys_from(path, cut, at, shows)) if i is not None]
+            return json_location(path, min(hidden, default=None), len(at))
+
+        found = f"a reference back to {shown(cycle.back)}"
+        raise error(shown(cycle.at), "a JSON value (which holds no cycle)", found=found, source=source)
+
+
+#: The most cycles a document's error cuts to read its secrets; past them, no key of its location is shown.
+_MOST_CUTS: Final = 100
+
+
+def _secrets_past_cycles(
+    document: Any, error: Callable[..., DocumentFormatError], at: PathKey = ()
+) -> tuple[Any, Callable[[str], bool] | None]:
+    """``document`` (found at ``at``: an entry given alone to a view) with each reference closing a cycle replaced by
+    a string of its own, and whether a text shows a secret of it (None where that cannot be told: too many cycles,
+    or a copy too large to walk).
+
+    The secrets are those of the cut document (as a loaded one's are gathered) and, where a cut string is one of
+    them (it stands where a mark, a sensitive variable or output makes a value secret), every string of the
+    container its reference went back to and of those that container's own cuts went back to: the walk going round
+    the cycle would have met each of them there, under the same mark. So a key outside every value is hidden where
+    it spells a secret, and shown where the document's secrets say it is none.
+    """
+    cut: Any = document
+    cuts: list[Cycle] = []
+    with collector_off():
+        while (cycle := find_cycle(cut)) is not None:
+            if len(cuts) == _MOST_CUTS:
+                return document, None
+            cut = _replaced(cut, cycle.at, _cut_string(len(cuts)))
+            cuts.append(cycle)
+    if json_size(cut) > max_input_bytes(None):  # each container counted at each place: as the walks go
+        return document, None
+    kind = error if isinstance(error, type) else DocumentFormatError  # a query's (a partial) quotes no secret
+    asks = secret_asker(lambda: cut, at, kind)
+    # The cut strings are asked together, then one by one only when one is a secret.
+    try:
+        if not asks("\n".join(_cut_string(i) for i in range(len(cuts)))):
+            return cut, asks
+    except Exception:  # a document no walk foresaw (its marks may be anything): nothing is vouched for
+        return document, None
+    # An error's path only: loading a valid document imports no redaction.
+    from .._redact import Secrets, secret_strings
+
+    backs = {cycle.back for i, cycle in enumerate(cuts) if asks(_cut_string(i))}
+    grown = True
+    while grown:  # a cut inside a container gone back to goes back on: its container is met there too
+        more = {cycle.back for cycle in cuts if any(cycle.at[: len(back)] == back for back in backs)}
+        grown = not more <= backs
+        backs |= more
+    strings: set[str] = set()
+    for back in backs:
+        node = cut
+        for step in back:
+            node = node[step]
+        strings |= secret_strings(node)
+    also = Secrets(strings)
+    return cut, lambda text: asks(text) or also.scrub(text) != text
+
+
+def _cut_string(index: int) -> str:
+    """The string standing for cut ``index``: private-use characters, which no secret or key of a plan spells."""
+    return "\U000f0000" + chr(0xF0001 + index) + "\U000f0000"
+
+
+def _replaced(value: Any, path: tuple[Any, ...], new: Any) -> Any:
+    """``value`` with ``new`` at ``path``: each container on the way copied (a mapping as a dict, a sequence as a
+    list), the rest shared; ``value`` itself is not modified. Without recursion, so any depth works."""
+    way = [value]
+    for step in path[:-1]:
+        way.append(way[-1][step])
+    for node, step in zip(reversed(way), reversed(path), strict=True):
+        copy: Any = dict(node) if is_object(node) else list(node)
+        copy[step] = new
+        new = copy
+    return new
 
 
 def _plan_from_split(split: SplitPlan, source: str | None, validation: str) -> Loaded:

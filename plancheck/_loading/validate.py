@@ -54,6 +54,7 @@ __all__ = [
     "mode_error",
     "plan_validator",
     "register_secret_test",
+    "secret_asker",
     "state_validator",
     "validate",
 ]
@@ -242,7 +243,7 @@ def loading_whole(readable: Callable[[], Any] | None) -> Iterator[None]:
 
 def _shows_secret(violation: Violation, shows: Callable[[str], bool], at: PathKey, text: str) -> bool:
     """Whether the quoted ``text`` of ``violation`` may be a secret; True (hidden: failing closed) where that cannot
-    be told: inside a holder's value or marks tree, or where ``shows`` (:func:`_secret_asker`) raises.
+    be told: inside a holder's value or marks tree, or where ``shows`` (:func:`secret_asker`) raises.
     """
     if hidden_inside(violation.path, at) is not None:
         return True
@@ -252,7 +253,7 @@ def _shows_secret(violation: Violation, shows: Callable[[str], bool], at: PathKe
         return True
 
 
-def _secret_asker(document: Callable[[], Any], at: PathKey, error: type[DocumentFormatError]) -> Callable[[str], bool]:
+def secret_asker(document: Callable[[], Any], at: PathKey, error: type[DocumentFormatError]) -> Callable[[str], bool]:
     """Whether a text shows a secret of the document ``document()`` reads (found at ``at`` in its whole), read and
     its secrets collected when first asked, once for every text of the error; raising where that cannot be told:
     with no test registered, or a document malformed as no walk foresaw (it failed to load, so its marks may be
@@ -303,7 +304,7 @@ def render_violation(
     at_whole: PathKey = at
     if whole is not None:  # an entry of a document being loaded, checked alone: the whole one's secrets count
         readable, at_whole = whole, ()
-    shows = _secret_asker(readable or (lambda: document), at_whole, error)
+    shows = secret_asker(readable or (lambda: document), at_whole, error)
     if quoted is not None and _shows_secret(violation, shows, at_whole, quoted):
         # An error's found part only: loading a valid document imports no redaction.
         from .._redact import SENSITIVE

@@ -21,6 +21,7 @@ from .._terraform.providers.factory import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import (
     TestDefinitionError,
+    check_resource_address,
     quote_key,
     refuse_cycle,
     refuse_oversized,
@@ -346,29 +347,6 @@ def _strings(value: object, where: str, nouns: str) -> tuple[str, ...]:
         if not isinstance(item, str) or not item:
             raise TestDefinitionError(f"{where}[{i}]", f"expected a non-empty str, got {item!r}")
     return items
-
-
-_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
-_INDEX = r'\[(?:[0-9]+|"(?:[^"\\]|\\.)*")\]'
-#: A resource instance address: module path, then [data.]type.name, then an optional index.
-_RESOURCE_ADDRESS = re.compile(rf"(?:module\.{_NAME}(?:{_INDEX})?\.)*(?!module\.)(?:data\.)?{_NAME}\.{_NAME}(?:{_INDEX})?")
-
-
-def check_resource_address(value: str, where: str) -> str:
-    """``value`` when it is a Terraform resource address, else :class:`TestDefinitionError`.
-
-    >>> check_resource_address('module.app["a"].aws_instance.web[0]', "TestStep.resource_name")
-    'module.app["a"].aws_instance.web[0]'
-    >>> check_resource_address("not an address!", "TestStep.resource_name")
-    Traceback (most recent call last):
-    ...
-    plancheck.acceptance.TestDefinitionError: TestStep.resource_name: expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got 'not an address!'
-    """
-    if _RESOURCE_ADDRESS.fullmatch(value) is None:
-        raise TestDefinitionError(
-            where, f"expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got {value!r}"
-        )
-    return value
 
 
 def _addresses(value: object, where: str) -> tuple[str, ...]:
@@ -865,6 +843,13 @@ class TestCase(FrozenValue):
     fail_on_warnings: bool = False
 
     def __post_init__(self) -> None:
+        # A key or a path the case names may spell a string its steps wrap: scrubbed of those too.
+        steps = self.steps if isinstance(self.steps, (list, tuple)) else ()
+        variables = [step.variables for step in steps if isinstance(step, TestStep)]
+        with scrubbing_secrets(variables, [f"TestCase.{f.name}" for f in fields(self)], _opened):
+            self._validate()
+
+    def _validate(self) -> None:
         object.__setattr__(self, "providers", normalize_providers(self.providers, "TestCase.providers"))
         if self.initial_state is not None and not isinstance(self.initial_state, InitialState):
             object.__setattr__(self, "initial_state", read_initial_state(self.initial_state))

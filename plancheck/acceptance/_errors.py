@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Final
 from tfjsonpath._jsontypes import find_cycle, is_array, is_object, json_size
 
 from .._checking.matcher import search_pattern
+from .._documents.met import met
 from .._errors import TestDefinitionError, TfCheckError
 from .._frozen import public
 from .._loading.source import MAX_BYTES_ENV, max_input_bytes
@@ -38,6 +39,7 @@ __all__ = [
     "Stage",
     "TestCheckFuncError",
     "TestDefinitionError",
+    "check_resource_address",
     "quote_key",
     "refuse_cycle",
     "refuse_oversized",
@@ -457,6 +459,29 @@ def refusing_value(value: Any, where: str, unwrap: Callable[[Any], Any]) -> Iter
         yield scrub
 
 
+_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
+_INDEX = r'\[(?:[0-9]+|"(?:[^"\\]|\\.)*")\]'
+#: A resource instance address: module path, then [data.]type.name, then an optional index.
+_RESOURCE_ADDRESS = re.compile(rf"(?:module\.{_NAME}(?:{_INDEX})?\.)*(?!module\.)(?:data\.)?{_NAME}\.{_NAME}(?:{_INDEX})?")
+
+
+def check_resource_address(value: str, where: str) -> str:
+    """``value`` when it is a Terraform resource address, else :class:`TestDefinitionError`.
+
+    >>> check_resource_address('module.app["a"].aws_instance.web[0]', "TestStep.resource_name")
+    'module.app["a"].aws_instance.web[0]'
+    >>> check_resource_address("not an address!", "TestStep.resource_name")
+    Traceback (most recent call last):
+    ...
+    plancheck.acceptance.TestDefinitionError: TestStep.resource_name: expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got 'not an address!'
+    """
+    if _RESOURCE_ADDRESS.fullmatch(value) is None:
+        raise TestDefinitionError(
+            where, f"expected a resource address such as aws_instance.web or module.app.aws_instance.web[0], got {value!r}"
+        )
+    return value
+
+
 @contextmanager
 def scrubbing_secrets(value: Any, trusted: Iterable[str], unwrap: Callable[[Any], Any]) -> Iterator[Callable[[str], str]]:
     """Within this block, each :class:`TestDefinitionError` names its location and its problem scrubbed of every
@@ -482,6 +507,9 @@ def scrubbing_secrets(value: Any, trusted: Iterable[str], unwrap: Callable[[Any]
         yield scrub
     except TestDefinitionError as exc:
         shown, problem = scrub(exc.where), scrub(exc.problem)
+        # A front end writing (the pytest plugin's session) scrubs them from what else it shows of the failing test:
+        # its locals hold them in clear (--showlocals), and no runner has told it of them yet.
+        met(made[0])
         if (shown, problem) == (exc.where, exc.problem):
             raise
         raise TestDefinitionError(shown, problem) from None

@@ -833,7 +833,9 @@ class Config(ReadOnly):
         """Strings never to show: defaults of ``sensitive`` variables, literal values of sensitive outputs and string
         literals given to ``sensitive()``; and, for a configuration :func:`load_config` read from the disk, the literal
         values a module call gives a variable its local child module (``source = "./child"``) declares
-        ``sensitive`` (its ``.tf`` and ``.tf.json`` files are read for the flags; a remote module is not read).
+        ``sensitive`` (its ``.tf`` and ``.tf.json`` files are read for the flags; a remote module is not read). Of a
+        template given so, or as a sensitive output's value, its literal runs (``"hunter2-${var.x}"``: Terraform
+        marks the whole value) and its expressions' quoted strings, not its references.
 
         A variable or output is sensitive when it is in any of its definitions (the merged block,
         the primary file's, an override file's); then the values of all of them are secrets, so an
@@ -853,12 +855,14 @@ class Config(ReadOnly):
                 if b.block_type in ("variable", "output") and b.get("sensitive") in (True, "true")
             }
             for b in every:
-                if b.block_type in ("variable", "output") and b.address in sensitive:
-                    value = b.get("default" if b.block_type == "variable" else "value")
-                    texts = secret_strings(value)
-                    # An expression ("${var.pw}") names where a secret comes from, not the secret: its
-                    # pieces would blank out every mention of the variable. Literal text is kept.
-                    values.extend(t for t in texts if b.block_type == "variable" or "${" not in t)
+                if b.block_type == "variable" and b.address in sensitive:
+                    values.extend(secret_strings(b.get("default")))  # a default is literal: no template in it
+                elif b.block_type == "output" and b.address in sensitive:
+                    # Terraform marks the output's whole value: a template's literal runs, as a call's to a sensitive
+                    # variable are (an expression, "${var.pw}", names where a secret comes from, not the secret).
+                    from .._terraform.mock.plan import call_value_secrets
+
+                    values.extend(call_value_secrets(b.get("value")))
             if self._directory is not None:
                 values.extend(self._call_secrets(self._directory, every))
             # A literal given to sensitive() anywhere (a resource's argument, a local, a module's input): the strings

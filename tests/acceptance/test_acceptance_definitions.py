@@ -209,6 +209,32 @@ def test_a_plain_key_spelling_a_secret_of_the_step_is_hidden(build: Any, message
     assert [text for text in shown if "zz-secret" in text or "31337" in text] == []
 
 
+def _case(*steps: Any, **case: Any) -> Any:
+    return TestCase(steps=list(steps), **case)
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        # The case's own errors knew none of its steps' values.
+        pytest.param(lambda: _case(Step(config="", variables={"pw": Sensitive(_KEY)}), providers={f"{_KEY} x": object}),
+                     "TestCase.providers: '(sensitive) x' is not a provider address (host/namespace/type, namespace/type "
+                     "or type)", id="a-case-provider-address"),
+        pytest.param(lambda: _case(Step(config="", variables={"pw": Sensitive(_KEY)}), initial_state=f"{_KEY}.json"),
+                     "TestCase.initial_state: (sensitive).json: cannot read the state: No such file or directory",
+                     id="a-case-state-path"),
+    ],
+)
+def test_a_value_another_definition_marks_sensitive_is_hidden(build: Any, message: str) -> None:
+    """A case's own definition errors were scrubbed of nothing: a string Sensitive in one of its steps showed in
+    them (a provider address, a state file's path)."""
+    with pytest.raises(TestDefinitionError) as info:
+        build()
+    assert str(info.value) == message
+    shown = [str(info.value), repr(info.value), info.value.where, info.value.problem, repr(info.value.__reduce__())]
+    assert [text for text in shown if "zz-secret" in text] == []
+
+
 _QUERY_NOT_USED = [
     ("plan_only", {"plan_only": True}),
     ("destroy", {"destroy": True}),

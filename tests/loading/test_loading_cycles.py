@@ -3,6 +3,8 @@ load_plan/load_state of a dict and QueryOutput.from_messages went round the cycl
 secret walk) or raised RecursionError (the quick test, resolving a path, rendering). Each refuses it with its
 format error, naming where the reference is and the container it refers back to; keys inside a holder's values
 or marks are hidden there, as the marks that tell which are secret are not read (their walks may go round it too).
+A key on the way to a holder is hidden where it spells a secret of the document with its cycles cut (leak23), and
+every key is where more cycles than the error cuts leave the secrets unread.
 A value met twice elsewhere (one mapping shared by two places) is no cycle and loads."""
 
 from __future__ import annotations
@@ -76,6 +78,35 @@ def _message_inside() -> list[dict[str, Any]]:
     return [{"type": "version", "terraform": "1.14.0", "ui": "1.2"}, message]
 
 
+_SECRET = "hunter2-LEAK23"
+_SENSITIVE_PW = {"variables": {"pw": {"value": _SECRET}},
+                 "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}}}
+
+
+def _output_named_by_a_secret() -> dict[str, Any]:
+    # An output whose name is a sensitive variable's value: the way to its cycle spells the secret.
+    return {**_plan(), **_SENSITIVE_PW, "output_changes": {_SECRET: {"actions": ["create"], "after": _looping()}}}
+
+
+def _state_keyed_by_a_secret() -> dict[str, Any]:
+    return {"format_version": "1.0", _SECRET: _looping(),
+            "values": {"outputs": {"pw": {"sensitive": True, "value": _SECRET}}, "root_module": {"resources": []}}}
+
+
+def _variable_holding_its_map() -> dict[str, Any]:
+    # A sensitive variable whose value is the variables map holding it: the walk going round the cycle meets the
+    # map's keys in the value, the variable's name among them, which the cut document's walk alone does not.
+    variables: dict[str, Any] = {}
+    variables[_SECRET] = {"value": variables}
+    return {**_plan(), "variables": variables,
+            "configuration": {"root_module": {"variables": {_SECRET: {"sensitive": True}}}}}
+
+
+def _many_cycles() -> dict[str, Any]:
+    # More cycles than the error cuts to read the secrets: no key of the way is vouched for.
+    return {**_plan(), "configuration": {"loops": [_looping() for _ in range(101)]}}
+
+
 _BACK = "expected a JSON value (which holds no cycle), found a reference back to"
 
 
@@ -101,6 +132,16 @@ _BACK = "expected a JSON value (which holds no cycle), found a reference back to
                  f"$.values.root_module.child_modules[0]: {_BACK} $.values.root_module", id="load-state-module"),
     pytest.param(lambda: QueryOutput.from_messages(_message_inside()), QueryFormatError,
                  f"line 2: $.list_resource_found.identity.id: {_BACK} $", id="query-message"),
+    pytest.param(lambda: Plan.from_dict(_output_named_by_a_secret()), PlanFormatError,
+                 f'$.output_changes["(sensitive)"]["(sensitive)"]["(sensitive)"]: {_BACK} '
+                 '$.output_changes["(sensitive)"]["(sensitive)"]', id="key-spelling-a-secret-plan"),
+    pytest.param(lambda: State(_state_keyed_by_a_secret()), StateFormatError,
+                 f'$["(sensitive)"]["(sensitive)"]: {_BACK} $["(sensitive)"]', id="key-spelling-a-secret-state"),
+    pytest.param(lambda: Plan.from_dict(_variable_holding_its_map()), PlanFormatError,
+                 f'$.variables["(sensitive)"]["(sensitive)"]: {_BACK} $.variables', id="key-met-round-the-cycle"),
+    pytest.param(lambda: Plan.from_dict(_many_cycles()), PlanFormatError,
+                 f'$["(sensitive)"]["(sensitive)"][0]["(sensitive)"]: {_BACK} $["(sensitive)"]["(sensitive)"][0]',
+                 id="too-many-cycles-to-read-the-secrets"),
 ])
 def test_a_document_holding_itself_is_a_format_error(
     load: Callable[[], Any], error: type[DocumentFormatError], message: str

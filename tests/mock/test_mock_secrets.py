@@ -307,3 +307,30 @@ def test_what_a_call_gives_a_local_childs_sensitive_variable_is_scrubbed(
     if scrubbed:
         scrubbed += "; var.pw_given, ${var.pw_given}"
     assert input_secrets(root, [], [], {}).scrub(shown) == (scrubbed or shown)
+
+
+#: What Terraform's line quoting the evaluated value shows once scrubbed: a quoted template is a secret as written too
+#: (its quote included), a heredoc's and a .tf.json string's runs without one; and unscrubbed.
+_RUN_QUOTED, _RUN, _RUN_SHOWN = (f'var.pw is {scrubbed}prod"; "visible-name"' for scrubbed in ("(sensitive)", '"(sensitive)', f'"{_S}-'))
+
+
+@pytest.mark.parametrize(("layout", "scrubbed"), [
+    pytest.param({"main.tf": f'module "c" {{\n  source = "./child"\n  pw = "{_S}-${{var.n}}"\n}}\n',
+                  "child/v.tf": _CHILD_SENSITIVE}, _RUN_QUOTED, id="an-hcl-template"),
+    pytest.param({"main.tf": f'module "c" {{\n  source = "./child"\n  pw = <<EOT\n{_S}-${{var.n}}\nEOT\n}}\n',
+                  "child/v.tf": _CHILD_SENSITIVE}, _RUN, id="an-hcl-heredoc"),
+    pytest.param({"main.tf.json": f'{{"module": {{"c": {{"source": "./child", "pw": "{_S}-${{var.n}}"}}}}}}',
+                  "child/v.tf": _CHILD_SENSITIVE}, _RUN, id="a-json-template"),
+    # Not over-scrubbed: the same template given to a variable the child does not declare sensitive.
+    pytest.param({"main.tf": f'module "c" {{\n  source = "./child"\n  n = "{_S}-${{var.n}}"\n}}\n',
+                  "child/v.tf": _CHILD_SENSITIVE}, _RUN_SHOWN, id="a-variable-not-sensitive"),
+])
+def test_a_literal_run_of_a_template_a_call_gives_a_sensitive_variable_is_scrubbed(
+    tmp_path: Path, layout: dict[str, str], scrubbed: str
+) -> None:
+    # Terraform marks the child's variable whole: the value it evaluated ("<run>prod") holds the template's literal run.
+    root = tmp_path / "root"
+    for name, text in layout.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    assert input_secrets(root, [], [], {}).scrub(_RUN_SHOWN) == scrubbed

@@ -101,3 +101,30 @@ def test_a_configuration_a_test_loads_itself_is_a_source_of_its_scrub(pytester: 
     output = result.stdout.str() + result.stderr.str() + junit.read_text(encoding="utf-8")
     assert leaks(output, {"default": CONFIG_SECRET}) == []
     assert "printed (sensitive)" in output
+
+
+DEFINED = "zz-defined-secret-8b4c"
+
+DEFINITION = '''
+from plancheck.acceptance import Sensitive, TestCase, TestStep
+
+
+def test_a_case_names_its_steps_secret():
+    # Built from parts: no source line the traceback quotes holds it whole. No runner has told the plugin of it.
+    secret = "zz-defined-" + "secret-8b4c"
+    TestCase(steps=[TestStep(config="", variables={"pw": Sensitive(secret)})], providers={secret + " x": object})
+'''
+
+
+@XDIST
+def test_a_definition_error_tells_the_plugin_of_the_secrets_it_was_scrubbed_of(
+    pytester: pytest.Pytester, xdist: list[str]
+) -> None:
+    # The error is scrubbed of its steps' Sensitive values; the test's locals hold the secret in clear, and the
+    # plugin, told of it by the error, scrubs them too (a runner tells it only when it runs the case).
+    result, junit = _run_showing_everything(pytester, DEFINITION, xdist)
+    result.assert_outcomes(failed=1)
+    output = result.stdout.str() + result.stderr.str()
+    assert leaks(output + junit.read_text(encoding="utf-8"), {"secret": DEFINED}) == []
+    assert re.search(r"^secret +=  *'\(sensitive\)'$", output, re.M)  # --showlocals
+    assert "'(sensitive) x' is not a provider address" in output

@@ -568,6 +568,8 @@ def test_an_argument_a_local_child_declares_sensitive_is_hidden(
 @pytest.mark.parametrize(("value", "message"), [
     pytest.param(f'${{\\"{CHILD_SECRET}\\"}}', _HIDDEN, id="a-quoted-string"),
     pytest.param(f'${{upper(\\"{CHILD_SECRET}\\") + var.n}}', _HIDDEN, id="a-function-argument"),
+    # Terraform marks the variable's whole value: a template's literal run is in it, whatever var.x gives.
+    pytest.param(f"{CHILD_SECRET}-${{var.x}}", _HIDDEN, id="a-literal-run"),
     # Not over-hidden: a template that only names where the value comes from.
     pytest.param("${var.pw}", 'ExpectModule: module.c: pw: expected value "nope" for StringExact check, got: "${var.pw}"',
                  id="a-reference"),
@@ -582,4 +584,26 @@ def test_a_literal_in_a_template_a_call_gives_a_childs_sensitive_variable_is_hid
     (tmp_path / "child" / "v.tf").write_text('variable "pw" {\n  sensitive = true\n}\n', encoding="utf-8")
     with pytest.raises(ConfigCheckError) as info:
         ExpectModule("c", inputs={"pw": "nope"}).check_config(load_config(tmp_path))
+    assert str(info.value) == message
+
+
+#: A sensitive output's template: Terraform marks the output's whole value, which holds the template's literal runs.
+OUTPUT_RUN = "zz-output-run-5e21"
+
+
+@pytest.mark.parametrize(("output", "message"), [
+    pytest.param({"value": f"{OUTPUT_RUN}-${{var.x}}", "sensitive": True},
+                 'ExpectLocal: local.l: expected value (sensitive) for StringExact check, got: (sensitive)', id="a-literal-run"),
+    pytest.param({"value": f"${{var.x}}-{OUTPUT_RUN}", "sensitive": True},
+                 'ExpectLocal: local.l: expected value (sensitive) for StringExact check, got: (sensitive)', id="a-trailing-run"),
+    # Not over-hidden: the same output not sensitive.
+    pytest.param({"value": f"{OUTPUT_RUN}-${{var.x}}"},
+                 f'ExpectLocal: local.l: expected value "nope" for StringExact check, got: "{OUTPUT_RUN}-prod"',
+                 id="not-sensitive"),
+])
+def test_a_literal_run_of_a_sensitive_outputs_template_is_hidden(output: dict[str, Any], message: str) -> None:
+    # The local holds the output's value as Terraform evaluates it: the run shows in it.
+    config = config_from_dict({"output": {"o": output}, "locals": {"l": f"{OUTPUT_RUN}-prod"}})
+    with pytest.raises(ConfigCheckError) as info:
+        ExpectLocal("l", value="nope").check_config(config)
     assert str(info.value) == message

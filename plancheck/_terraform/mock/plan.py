@@ -40,7 +40,15 @@ from ..._frozen import public
 from ..._loading.jsontext import show_json_refused
 from ..._loading.source import write_whole
 from ..._redact import Secrets, secret_strings
-from ..._text import HCL_ESCAPES, HCL_TOKEN, flagged_sensitive, hcl_spans, hcl_tokens, heredoc_body
+from ..._text import (
+    HCL_ESCAPES,
+    HCL_TOKEN,
+    flagged_sensitive,
+    hcl_spans,
+    hcl_tokens,
+    heredoc_body,
+    template_literals,
+)
 
 if TYPE_CHECKING:
     from ..._documents.plan import Plan
@@ -288,17 +296,22 @@ _REFERENCE: Final = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d+\])+")
 
 
 def call_value_secrets(value: Any) -> list[str]:
-    """The secrets of a JSON value a call gives a child's sensitive variable: its strings, but of a template only the
-    quoted strings of its expressions (``"${upper(\"s3cret\")}"``): ``"${var.pw}"`` names where a secret comes from,
-    not the secret (its pieces would blank out every mention of the variable), as for a sensitive output's value.
+    """The secrets of a JSON value a call gives a child's sensitive variable: its strings, but of a template only its
+    literal runs (``"hunter2-${var.x}"``: Terraform marks the variable's whole value, which holds them as written)
+    and the quoted strings of its expressions (``"${upper(\"s3cret\")}"``): ``"${var.pw}"`` names where a secret
+    comes from, not the secret (its pieces would blank out every mention of the variable).
 
-    >>> sorted(call_value_secrets(["hunter2-x", "${var.pw}", '${upper("s3cret-z") + var.n}']))
-    ['hunter2-x', 's3cret-z']
+    >>> sorted(call_value_secrets(["hunter2-x", "${var.pw}", '${upper("s3cret-z") + var.n}', "LEAK23-${var.x}"]))
+    ['LEAK23-', 'hunter2-x', 's3cret-z']
     """
     return [
         secret
         for text in secret_strings(value)
-        for secret in ([text] if "${" not in text else [v for kind, v, _ in hcl_spans(text) if kind == "string" and v])
+        for secret in (
+            [text]
+            if "${" not in text
+            else [*template_literals(text), *(v for kind, v, _ in hcl_spans(text) if kind == "string" and v)]
+        )
     ]
 
 
@@ -371,7 +384,9 @@ def _assignments(
 
 
 def _given(tokens: list[tuple[str, str | None]], source: str) -> Iterator[str]:
-    """What a value read by :func:`_assignments` can show: its plain strings, and its source when it is more than one."""
+    """What a value read by :func:`_assignments` can show: its plain strings, and its source when it is more than one,
+    with its templates evaluated where they can be, and their literal runs (``"hunter2-${var.x}"``: Terraform marks a
+    sensitive variable's whole value, which holds them as written) where they cannot."""
     yield from (value for kind, value in tokens if kind == "string" and value is not None)
     if not _one_plain_string(tokens):
         yield from _written(source)
@@ -380,12 +395,15 @@ def _given(tokens: list[tuple[str, str | None]], source: str) -> Iterator[str]:
                 evaluated = _template_value(source, at + 1)
                 if evaluated is not None:
                     yield evaluated[1]
+                yield from template_literals(source, at + 1, quoted=True)
             elif kind == "heredoc":
                 # Terraform shows a heredoc evaluated and escaped ("a-b\\n  c\\n"): each evaluated line is secret.
                 opening = HCL_TOKEN.match(source, at)
                 body = _template_value(heredoc_body(source, opening)[0], 0, quoted=False) if opening else None
                 if body is not None:
                     yield from (line.strip() for line in body[1].splitlines())
+                elif opening:
+                    yield from template_literals(heredoc_body(source, opening)[0])
 
 
 #: An interpolation's opening (``${``, then a quote) and its closing, around the one literal template it may hold.
