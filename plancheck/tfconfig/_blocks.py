@@ -53,6 +53,7 @@ _ONCE: Final = frozenset(
         ("removed", "connection"),
         ("action", "config"),
         ("module", "lifecycle"),
+        ("module", "_"),
     }
 )
 _LABEL_PLURAL: Final = {"type": "types", "name": "names", "provider": "provider names"}
@@ -263,7 +264,7 @@ class _Decoder:
                                 ndecl,
                                 nsteps,
                                 f"at most one {name} block in {_article(spec.name)} block "
-                                f"(Terraform: Duplicate {name} block)",
+                                f"(Terraform: Duplicate {'escaping' if name == '_' else name} block)",
                                 f"a second {name} block{first}",
                             )
                     nested.append((nspec, nlabels, nnode, nsteps, nstart, ndecl))

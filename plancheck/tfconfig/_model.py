@@ -186,6 +186,8 @@ _MODULE: Final = Spec(
         # Terraform 1.15+: a static bool (OpenTofu has none: an input).
         "ignore_nested_deprecations": "bool",
     },
+    # "_" escapes: its arguments are inputs, a meta-argument's name too (both tools' configs/module_call.go).
+    nested={"_": Spec("_", attributes_only=True)},
     attributes_only=True,
     required=("source",),
     # An argument of these names is a block in HCL's JSON, not an input (configs/module_call.go).
@@ -890,7 +892,8 @@ class Config(ReadOnly):
         for b in blocks:
             if b.block_type == "module":
                 for name in sensitive_of(b.get("source")):
-                    yield from call_value_secrets(b.get(name))
+                    for inputs in (b, *b.blocks("_")):
+                        yield from call_value_secrets(inputs.get(name))
 
     def is_sensitive_variable(self, name: str) -> bool:
         """True if variable ``name`` is declared ``sensitive``.

@@ -215,3 +215,50 @@ def test_a_planted_secret_is_in_no_new_error(flavor: Any, body: dict[str, Any], 
     assert isinstance(error, str)
     assert error.endswith(refused)
     assert "hunter2" not in error
+
+
+
+_ESCAPED = "hunter2-TOFU24"
+
+
+def _call_of_a_sensitive_child(directory: Path, call: dict[str, Any]) -> None:
+    (directory / "child").mkdir()
+    _write(directory / "child", {"v.tf": 'variable "pw" {\n  sensitive = true\n}\nvariable "count" {\n  sensitive = true\n}\n'})
+    _write(directory, {"main.tf.json": {"module": {"c": {"source": "./child", **call}}}})
+
+
+@pytest.mark.parametrize("flavor", ["terraform", "opentofu"])
+@pytest.mark.parametrize(
+    ("call", "secret"),
+    [
+        pytest.param({"_": {"pw": _ESCAPED}}, True, id="escape-block"),
+        pytest.param({"_": [{"pw": [_ESCAPED]}]}, True, id="escape-block-in-an-array"),
+        # An escaped name is an input, a meta-argument's name too: the call's own count is no input.
+        pytest.param({"count": 1, "_": {"count": _ESCAPED}}, True, id="escaped-meta-argument-name"),
+        pytest.param({"_": {"n": _ESCAPED}}, False, id="escaped-variable-not-sensitive"),
+    ],
+)
+def test_an_escape_block_gives_the_call_its_inputs(tmp_path: Path, flavor: Any, call: Any, secret: bool) -> None:
+    """Both tools read the "_" block's arguments as the call's inputs (configs/module_call.go). Before: an input named
+    "_", so a literal given to the child's sensitive variable through it was no secret."""
+    _call_of_a_sensitive_child(tmp_path, call)
+    config = load_config(tmp_path, flavor=flavor)
+    assert (_ESCAPED in config.secrets) is secret
+    block = config.module("c")
+    assert block is not None
+    assert [b.body for b in block.blocks("_")] == (call["_"] if isinstance(call["_"], list) else [call["_"]])
+    for shown in (repr(config), repr(block), *map(repr, block.blocks())):
+        assert _ESCAPED not in shown
+
+
+@pytest.mark.parametrize("flavor", ["terraform", "opentofu"])
+def test_a_call_has_one_escape_block(tmp_path: Path, flavor: Any) -> None:
+    """Both tools refuse a second "_" block ("Duplicate escaping block"). Before: one input, an array."""
+    _call_of_a_sensitive_child(tmp_path, {"_": [{"pw": _ESCAPED}, {"n": 1}]})
+    with pytest.raises(ConfigFormatError) as caught:
+        load_config(tmp_path, flavor=flavor)
+    assert str(caught.value).replace(f"{tmp_path}/", "") == (
+        'main.tf.json:1:45: $.module["c"]["_"][1]: expected at most one _ block in a module block '
+        "(Terraform: Duplicate escaping block), found a second _ block (first at 1:45)"
+    )
+    assert _ESCAPED not in repr(caught.value)
