@@ -15,8 +15,8 @@ from .._documents import met as met_module
 from .._errors import ArgumentError
 from .._frozen import ReadOnly, public
 from .._redact import Secrets, secret_strings
-from ._json_reader import ARRAY, OBJECT, STRING, IgnoredProperty, Node, Source, json_location, node_to_python
-from ._template import Reference, collect_references, parse_template, sensitive_literals
+from ._json_reader import OBJECT, STRING, IgnoredProperty, Node, Source, json_location, node_to_python
+from ._template import Reference, collect_references, nodes_sensitive_literals, parse_template
 
 __all__ = [
     "OPENTOFU_TOP_LEVEL",
@@ -137,6 +137,17 @@ _DATA_LIFECYCLE: Final = Spec(
 )
 _META: Final = {"count": "expr", "for_each": "expr", "provider": "provider_ref", "depends_on": "ref_list"}
 
+
+def _reserved(summary: str, *names: str) -> dict[str, tuple[str, str]]:
+    """``names``, each reserved by Terraform with the diagnostic ``summary``."""
+    return {name: ("Terraform", summary) for name in names}
+
+
+def _locals_reserved(keyword: str) -> dict[str, tuple[str, str]]:
+    # Both tools' resource.go: a locals block in a resource, data or ephemeral block is reserved for a future use.
+    return _reserved(f"Reserved block type name in {keyword} block", "locals")
+
+
 _RESOURCE: Final = Spec(
     "resource",
     ("type", "name"),
@@ -148,13 +159,19 @@ _RESOURCE: Final = Spec(
         "dynamic": _DYNAMIC,
     },
     open=True,
+    reserved=_locals_reserved("resource"),
 )
 
 
 def _read_only(keyword: str) -> Spec:
     # Data sources and ephemeral resources take the same meta-arguments and nested blocks.
     return Spec(
-        keyword, ("type", "name"), args=dict(_META), nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC}, open=True
+        keyword,
+        ("type", "name"),
+        args=dict(_META),
+        nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC},
+        open=True,
+        reserved=_locals_reserved(keyword),
     )
 
 
@@ -166,11 +183,6 @@ _ACTION: Final = Spec(
     args={"count": "expr", "for_each": "expr", "provider": "provider_ref"},
     nested={"config": Spec("config", open=True)},
 )
-
-
-def _reserved(summary: str, *names: str) -> dict[str, tuple[str, str]]:
-    """``names``, each reserved by Terraform with the diagnostic ``summary``."""
-    return {name: ("Terraform", summary) for name in names}
 
 
 _MODULE: Final = Spec(
@@ -269,7 +281,7 @@ _CHECK: Final = Spec(
     "check",
     ("name",),
     nested={
-        "data": Spec("data", ("type", "name"), args=dict(_META), open=True),
+        "data": Spec("data", ("type", "name"), args=dict(_META), open=True, reserved=_locals_reserved("data")),
         "assert": _condition("assert"),
     },
 )
@@ -328,6 +340,7 @@ OPENTOFU_TOP_LEVEL: Final[dict[str, Spec]] = {
     "provider": _OPENTOFU_PROVIDER,
     "output": _without(_OUTPUT, "type"),
     "removed": _without(_REMOVED, "connection"),
+    "check": _without(_CHECK, data=_without(_CHECK.nested["data"])),
     "language": Spec(
         "language", args={"edition": "literal", "experiments": "literal"},
         nested={"compatible_with": Spec("compatible_with", open=True, literal=True)},
@@ -863,18 +876,8 @@ class Config(ReadOnly):
                     values.extend(t for t in texts if b.block_type == "variable" or "${" not in t)
             if self._directory is not None:
                 values.extend(self._call_secrets(self._directory, every))
-            # A literal given to sensitive() anywhere (a resource's argument, a local, a module's input): the strings
-            # are read off the parsed nodes (a body as Python values is made anew at each ask).
-            work = [node for b in every for _, _, node in b._members]
-            while work:
-                node = work.pop()
-                if node.kind == STRING:
-                    if "sensitive" in node.value:
-                        values.extend(sensitive_literals(node.value))
-                elif node.kind == OBJECT:
-                    work.extend(child for _, _, child in node.value)
-                elif node.kind == ARRAY:
-                    work.extend(node.value)
+            # A literal given to sensitive() anywhere (a resource's argument, a local, a module's input).
+            values.extend(nodes_sensitive_literals(node for b in every for _, _, node in b._members))
             cached = Secrets(values)
             self._set(_secrets=cached)
         return cached

@@ -141,6 +141,24 @@ FLAVORED = [
         [("language", ("compatible_with",), [("compatible_with", {"opentofu": ">= 1.12"})], [])],
         id="language",
     ),
+    # Both tools' resource.go reserve a locals block in a resource, data or ephemeral block (a check's data too).
+    *(
+        pytest.param(
+            text,
+            *(
+                f'main.tf.json:{at}: $.{path}["locals"]: expected an argument or block of {kind} "t" "a" other than one '
+                f'{tool} reserves ({tool}: Reserved block type name in {kind} block), found "locals"'
+                for tool in ("Terraform", "OpenTofu")
+            ),
+            id=f"{path.split('[')[0]}-locals",
+        )
+        for text, at, path, kind in [
+            ('{"resource": {"t": {"a": {"locals": {"x": 1}}}}}', "1:27", 'resource["t"]["a"]', "resource"),
+            ('{"data": {"t": {"a": {"locals": {"x": 1}}}}}', "1:23", 'data["t"]["a"]', "data"),
+            ('{"ephemeral": {"t": {"a": {"locals": {"x": 1}}}}}', "1:28", 'ephemeral["t"]["a"]', "ephemeral"),
+            ('{"check": {"c": {"data": {"t": {"a": {"locals": {}}}}}}}', "1:39", 'check["c"]["data"]["t"]["a"]', "data"),
+        ]
+    ),
 ]
 
 
