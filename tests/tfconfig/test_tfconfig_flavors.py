@@ -38,6 +38,13 @@ def _reserved(where: str, at: str, name: str, tool: str, summary: str) -> str:
     )
 
 
+def _combination(where: str, at: str, tool: str, names: str, found: str = "both") -> str:
+    return (
+        f"main.tf.json:{at}: $.{where}: expected at most one of {names} ({tool}: Invalid combination of {names}), "
+        f"found {found}"
+    )
+
+
 _MODULE_BLOCK = "Reserved block type name in module block"
 _PROVIDER_ARGUMENT = "Reserved argument name in provider block"
 
@@ -140,6 +147,51 @@ FLAVORED = [
         'import, locals, module, moved, output, provider, removed, resource, terraform, variable), found "language"',
         [("language", ("compatible_with",), [("compatible_with", {"opentofu": ">= 1.12"})], [])],
         id="language",
+    ),
+    # count, for_each and OpenTofu's lifecycle enabled are mutually exclusive (both tools' resource.go and
+    # module_call.go): Terraform's error is at for_each, OpenTofu's at the first of them, naming those given.
+    pytest.param(
+        '{"resource": {"t": {"a": {"count": 1, "for_each": {}}}}}',
+        _combination('resource["t"]["a"]["for_each"]', "1:39", "Terraform", '"count" and "for_each"'),
+        _combination('resource["t"]["a"]["count"]', "1:27", "OpenTofu", '"count" and "for_each"'),
+        id="resource-count-and-for_each",
+    ),
+    pytest.param(
+        '{"resource": {"t": {"a": {"for_each": {}, "lifecycle": {"enabled": true}, "count": 1}}}}',
+        _combination('resource["t"]["a"]["for_each"]', "1:27", "Terraform", '"count" and "for_each"'),
+        _combination('resource["t"]["a"]["for_each"]', "1:27", "OpenTofu", '"count", "enabled", and "for_each"',
+                     "all three"),
+        id="resource-count-enabled-and-for_each",
+    ),
+    pytest.param(
+        '{"data": {"t": {"a": {"lifecycle": {"enabled": true}, "for_each": {}}}}}',
+        'main.tf.json:1:37: $.data["t"]["a"]["lifecycle"]["enabled"]: expected an argument or block of lifecycle '
+        '(postcondition, precondition), found "enabled"',
+        _combination('data["t"]["a"]["lifecycle"]["enabled"]', "1:37", "OpenTofu", '"enabled" and "for_each"'),
+        id="data-enabled-and-for_each",
+    ),
+    pytest.param(
+        '{"ephemeral": {"t": {"a": {"for_each": {}, "count": 1}}}}',
+        _combination('ephemeral["t"]["a"]["for_each"]', "1:28", "Terraform", '"count" and "for_each"'),
+        _combination('ephemeral["t"]["a"]["for_each"]', "1:28", "OpenTofu", '"count" and "for_each"'),
+        id="ephemeral-count-and-for_each",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "count": 1, "lifecycle": {"enabled": true}}}}',
+        _reserved('module["m"]', "1:48", "lifecycle", "Terraform", _MODULE_BLOCK),
+        _combination('module["m"]["count"]', "1:36", "OpenTofu", '"count" and "enabled"'),
+        id="module-count-and-enabled",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "count": 1, "for_each": {}}}}',
+        _combination('module["m"]["for_each"]', "1:48", "Terraform", '"count" and "for_each"'),
+        _combination('module["m"]["count"]', "1:36", "OpenTofu", '"count" and "for_each"'),
+        id="module-count-and-for_each",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "_": {"count": 1}, "for_each": "${var.m}"}}}',
+        *[[("module.m", ("source", "_", "for_each"), [("_", {"count": 1})], ["var.m"])]] * 2,
+        id="module-escaped-count-is-an-input",
     ),
     # Both tools' resource.go reserve a locals block in a resource, data or ephemeral block (a check's data too).
     *(
