@@ -249,16 +249,19 @@ _OUTPUT: Final = Spec(
     required=("value",),
 )
 _LOCALS: Final = Spec("locals", attributes_only=True)
+# Both tools read a terraform block by a closed schema (parser_config.go: terraformBlockSchema); Terraform's
+# state_store (1.13+, read by a build with experiments) is no OpenTofu block, OpenTofu's encryption (1.7+) none of
+# Terraform's.
 _TERRAFORM: Final = Spec(
     "terraform",
-    args={"required_version": "literal_string", "experiments": "literal"},
+    args={"required_version": "literal_string", "experiments": "literal", "language": "literal"},
     nested={
         "required_providers": Spec("required_providers", attributes_only=True, literal=True),
         "backend": Spec("backend", ("type",), open=True, literal=True),
         "cloud": Spec("cloud", open=True, literal=True),
         "provider_meta": Spec("provider_meta", ("provider",), open=True, literal=True),
+        "state_store": Spec("state_store", ("type",), open=True, literal=True),
     },
-    open=True,
     literal=True,
 )
 _MOVED: Final = Spec("moved", args={"from": "address", "to": "address"}, required=("from", "to"))
@@ -341,6 +344,7 @@ OPENTOFU_TOP_LEVEL: Final[dict[str, Spec]] = {
     "output": _without(_OUTPUT, "type"),
     "removed": _without(_REMOVED, "connection"),
     "check": _without(_CHECK, data=_without(_CHECK.nested["data"])),
+    "terraform": _without(_TERRAFORM, "state_store", encryption=Spec("encryption", open=True, literal=True)),
     "language": Spec(
         "language", args={"edition": "literal", "experiments": "literal"},
         nested={"compatible_with": Spec("compatible_with", open=True, literal=True)},

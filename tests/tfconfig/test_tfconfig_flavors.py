@@ -45,6 +45,10 @@ def _combination(where: str, at: str, tool: str, names: str, found: str = "both"
     )
 
 
+def _unknown_in_terraform(name: str, known: str) -> str:
+    return f'main.tf.json:1:16: $.terraform["{name}"]: expected an argument or block of terraform ({known}), found "{name}"'
+
+
 _MODULE_BLOCK = "Reserved block type name in module block"
 _PROVIDER_ARGUMENT = "Reserved argument name in provider block"
 
@@ -192,6 +196,38 @@ FLAVORED = [
         '{"module": {"m": {"source": "./m", "_": {"count": 1}, "for_each": "${var.m}"}}}',
         *[[("module.m", ("source", "_", "for_each"), [("_", {"count": 1})], ["var.m"])]] * 2,
         id="module-escaped-count-is-an-input",
+    ),
+    # Both tools read a terraform block by a closed schema (parser_config.go): OpenTofu's encryption (1.7) and
+    # Terraform's state_store (1.13, read with experiments) are each one tool's.
+    pytest.param(
+        '{"terraform": {"encryption": {"key_provider": {"pbkdf2": {"k": {"passphrase": "${var.p}"}}}}}}',
+        _unknown_in_terraform(
+            "encryption", "backend, cloud, experiments, language, provider_meta, required_providers, required_version, "
+            "state_store"
+        ),
+        [("terraform", ("encryption",), [("encryption", {"key_provider": {"pbkdf2": {"k": {"passphrase": "${var.p}"}}}})],
+          [])],
+        id="terraform-encryption",
+    ),
+    pytest.param(
+        '{"terraform": {"state_store": {"fs": {"provider": {"x": {}}}}}}',
+        [("terraform", ("state_store",), [("state_store", {"provider": {"x": {}}})], [])],
+        _unknown_in_terraform(
+            "state_store", "backend, cloud, encryption, experiments, language, provider_meta, required_providers, "
+            "required_version"
+        ),
+        id="terraform-state_store",
+    ),
+    pytest.param(
+        '{"terraform": {"required_versoin": ">= 1.0"}}',
+        *(
+            _unknown_in_terraform("required_versoin", known) + ' (did you mean "required_version"?)'
+            for known in (
+                "backend, cloud, experiments, language, provider_meta, required_providers, required_version, state_store",
+                "backend, cloud, encryption, experiments, language, provider_meta, required_providers, required_version",
+            )
+        ),
+        id="terraform-misspelt-argument",
     ),
     # Both tools' resource.go reserve a locals block in a resource, data or ephemeral block (a check's data too).
     *(
