@@ -53,8 +53,12 @@ _ONCE: Final = frozenset(
         ("removed", "connection"),
         ("action", "config"),
         ("module", "lifecycle"),
+        ("module", "_"),
     }
 )
+# The blocks that take at most one of count and for_each (both tools' resource.go, module_call.go; Terraform's
+# action.go), and, in OpenTofu, a lifecycle's enabled.
+_REPEATED: Final = frozenset({"resource", "data", "ephemeral", "module", "action"})
 _LABEL_PLURAL: Final = {"type": "types", "name": "names", "provider": "provider names"}
 _NAME: Final = re.compile(r"[^\W\d][\w-]*")
 _PROVIDER_REF: Final = re.compile(r"[^\W\d][\w-]*(?:\.[^\W\d][\w-]*)?(?:\[.+\])?", re.DOTALL)
@@ -263,7 +267,7 @@ class _Decoder:
                                 ndecl,
                                 nsteps,
                                 f"at most one {name} block in {_article(spec.name)} block "
-                                f"(Terraform: Duplicate {name} block)",
+                                f"(Terraform: Duplicate {'escaping' if name == '_' else name} block)",
                                 f"a second {name} block{first}",
                             )
                     nested.append((nspec, nlabels, nnode, nsteps, nstart, ndecl))
@@ -314,7 +318,38 @@ class _Decoder:
                     f'the "{needed}" argument beside "{name}" (OpenTofu: {summary})',
                     f'"{name}" without "{needed}"',
                 )
+        if spec.name in _REPEATED:
+            self._one_repetition(spec, seen, nested, steps)
         return tuple(members), nested
+
+    def _one_repetition(
+        self,
+        spec: Spec,
+        seen: Mapping[str, tuple[int, Node]],
+        nested: list[tuple[Spec, tuple[str, ...], Node, tuple[Step, ...], int, int]],
+        steps: tuple[Step, ...],
+    ) -> None:
+        """Refuse a block that repeats itself in two ways, as its tool does: Terraform's count and for_each, and
+        OpenTofu's (whose schema has a lifecycle's enabled, 1.11) count, a lifecycle's enabled and for_each."""
+        lifecycle = spec.nested.get("lifecycle")
+        tool = "OpenTofu" if lifecycle is not None and "enabled" in lifecycle.args else "Terraform"
+        found = {name: (seen[name][0], (*steps, MapStep(name))) for name in ("count", "for_each") if name in seen}
+        for nspec, _, body, body_steps, _, _ in nested if tool == "OpenTofu" else ():
+            for name, key_start, _ in body.value if nspec is lifecycle else ():
+                if name == "enabled":
+                    found["enabled"] = (key_start, (*body_steps, MapStep(name)))
+        if len(found) < 2:
+            return
+        quoted = [f'"{name}"' for name in sorted(found)]
+        both = " and ".join(quoted) if len(quoted) == 2 else f"{', '.join(quoted[:-1])}, and {quoted[-1]}"
+        # Terraform places its error at for_each's name; OpenTofu's spans from the first name to the last.
+        at, where = found["for_each"] if tool == "Terraform" else min(found.values(), key=lambda place: place[0])
+        raise self.error(
+            at,
+            where,
+            f"at most one of {both} ({tool}: Invalid combination of {both})",
+            "both" if len(quoted) == 2 else "all three",
+        )
 
     # -- values --------------------------------------------------------------------------
 

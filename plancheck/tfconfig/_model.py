@@ -15,8 +15,8 @@ from .._documents import met as met_module
 from .._errors import ArgumentError
 from .._frozen import ReadOnly, public
 from .._redact import Secrets, secret_strings
-from ._json_reader import ARRAY, OBJECT, STRING, IgnoredProperty, Node, Source, json_location, node_to_python
-from ._template import Reference, collect_references, parse_template, sensitive_literals
+from ._json_reader import OBJECT, STRING, IgnoredProperty, Node, Source, json_location, node_to_python
+from ._template import Reference, collect_references, nodes_sensitive_literals, parse_template
 
 __all__ = [
     "OPENTOFU_TOP_LEVEL",
@@ -137,6 +137,17 @@ _DATA_LIFECYCLE: Final = Spec(
 )
 _META: Final = {"count": "expr", "for_each": "expr", "provider": "provider_ref", "depends_on": "ref_list"}
 
+
+def _reserved(summary: str, *names: str) -> dict[str, tuple[str, str]]:
+    """``names``, each reserved by Terraform with the diagnostic ``summary``."""
+    return {name: ("Terraform", summary) for name in names}
+
+
+def _locals_reserved(keyword: str) -> dict[str, tuple[str, str]]:
+    # Both tools' resource.go: a locals block in a resource, data or ephemeral block is reserved for a future use.
+    return _reserved(f"Reserved block type name in {keyword} block", "locals")
+
+
 _RESOURCE: Final = Spec(
     "resource",
     ("type", "name"),
@@ -148,13 +159,19 @@ _RESOURCE: Final = Spec(
         "dynamic": _DYNAMIC,
     },
     open=True,
+    reserved=_locals_reserved("resource"),
 )
 
 
 def _read_only(keyword: str) -> Spec:
     # Data sources and ephemeral resources take the same meta-arguments and nested blocks.
     return Spec(
-        keyword, ("type", "name"), args=dict(_META), nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC}, open=True
+        keyword,
+        ("type", "name"),
+        args=dict(_META),
+        nested={"lifecycle": _DATA_LIFECYCLE, "dynamic": _DYNAMIC},
+        open=True,
+        reserved=_locals_reserved(keyword),
     )
 
 
@@ -166,11 +183,6 @@ _ACTION: Final = Spec(
     args={"count": "expr", "for_each": "expr", "provider": "provider_ref"},
     nested={"config": Spec("config", open=True)},
 )
-
-
-def _reserved(summary: str, *names: str) -> dict[str, tuple[str, str]]:
-    """``names``, each reserved by Terraform with the diagnostic ``summary``."""
-    return {name: ("Terraform", summary) for name in names}
 
 
 _MODULE: Final = Spec(
@@ -186,6 +198,8 @@ _MODULE: Final = Spec(
         # Terraform 1.15+: a static bool (OpenTofu has none: an input).
         "ignore_nested_deprecations": "bool",
     },
+    # "_" escapes: its arguments are inputs, a meta-argument's name too (both tools' configs/module_call.go).
+    nested={"_": Spec("_", attributes_only=True)},
     attributes_only=True,
     required=("source",),
     # An argument of these names is a block in HCL's JSON, not an input (configs/module_call.go).
@@ -235,16 +249,19 @@ _OUTPUT: Final = Spec(
     required=("value",),
 )
 _LOCALS: Final = Spec("locals", attributes_only=True)
+# Both tools read a terraform block by a closed schema (parser_config.go: terraformBlockSchema); Terraform's
+# state_store (1.13+, read by a build with experiments) is no OpenTofu block, OpenTofu's encryption (1.7+) none of
+# Terraform's.
 _TERRAFORM: Final = Spec(
     "terraform",
-    args={"required_version": "literal_string", "experiments": "literal"},
+    args={"required_version": "literal_string", "experiments": "literal", "language": "literal"},
     nested={
         "required_providers": Spec("required_providers", attributes_only=True, literal=True),
         "backend": Spec("backend", ("type",), open=True, literal=True),
         "cloud": Spec("cloud", open=True, literal=True),
         "provider_meta": Spec("provider_meta", ("provider",), open=True, literal=True),
+        "state_store": Spec("state_store", ("type",), open=True, literal=True),
     },
-    open=True,
     literal=True,
 )
 _MOVED: Final = Spec("moved", args={"from": "address", "to": "address"}, required=("from", "to"))
@@ -267,7 +284,7 @@ _CHECK: Final = Spec(
     "check",
     ("name",),
     nested={
-        "data": Spec("data", ("type", "name"), args=dict(_META), open=True),
+        "data": Spec("data", ("type", "name"), args=dict(_META), open=True, reserved=_locals_reserved("data")),
         "assert": _condition("assert"),
     },
 )
@@ -326,6 +343,8 @@ OPENTOFU_TOP_LEVEL: Final[dict[str, Spec]] = {
     "provider": _OPENTOFU_PROVIDER,
     "output": _without(_OUTPUT, "type"),
     "removed": _without(_REMOVED, "connection"),
+    "check": _without(_CHECK, data=_without(_CHECK.nested["data"])),
+    "terraform": _without(_TERRAFORM, "state_store", encryption=Spec("encryption", open=True, literal=True)),
     "language": Spec(
         "language", args={"edition": "literal", "experiments": "literal"},
         nested={"compatible_with": Spec("compatible_with", open=True, literal=True)},
@@ -865,18 +884,8 @@ class Config(ReadOnly):
                     values.extend(call_value_secrets(b.get("value")))
             if self._directory is not None:
                 values.extend(self._call_secrets(self._directory, every))
-            # A literal given to sensitive() anywhere (a resource's argument, a local, a module's input): the strings
-            # are read off the parsed nodes (a body as Python values is made anew at each ask).
-            work = [node for b in every for _, _, node in b._members]
-            while work:
-                node = work.pop()
-                if node.kind == STRING:
-                    if "sensitive" in node.value:
-                        values.extend(sensitive_literals(node.value))
-                elif node.kind == OBJECT:
-                    work.extend(child for _, _, child in node.value)
-                elif node.kind == ARRAY:
-                    work.extend(node.value)
+            # A literal given to sensitive() anywhere (a resource's argument, a local, a module's input).
+            values.extend(nodes_sensitive_literals(node for b in every for _, _, node in b._members))
             cached = Secrets(values)
             self._set(_secrets=cached)
         return cached
@@ -894,7 +903,8 @@ class Config(ReadOnly):
         for b in blocks:
             if b.block_type == "module":
                 for name in sensitive_of(b.get("source")):
-                    yield from call_value_secrets(b.get(name))
+                    for inputs in (b, *b.blocks("_")):
+                        yield from call_value_secrets(inputs.get(name))
 
     def is_sensitive_variable(self, name: str) -> bool:
         """True if variable ``name`` is declared ``sensitive``.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import KW_ONLY
 from typing import Any, Final, Literal, final
 
@@ -28,6 +29,7 @@ __all__ = [
     "collect_references",
     "parse_reference",
     "parse_template",
+    "nodes_sensitive_literals",
     "sensitive_literals",
 ]
 
@@ -494,6 +496,28 @@ def sensitive_literals(text: str) -> list[str]:
             continue
         if unescaped != written:
             found.append(unescaped)
+    return found
+
+
+def nodes_sensitive_literals(nodes: Iterable[Node]) -> list[str]:
+    """The literals the strings of ``nodes`` (argument values, however nested) give to ``sensitive()``, as
+    :func:`sensitive_literals` reads one; read off the parsed nodes (a body as Python values is made anew at each ask).
+
+    >>> from ._json_reader import Source, parse_json
+    >>> nodes_sensitive_literals([parse_json('{"a": {"b": ["${sensitive(1234567)}", "plain"]}}', Source(None, ""))])
+    ['1234567']
+    """
+    found: list[str] = []
+    work = list(nodes)
+    while work:
+        node = work.pop()
+        if node.kind == STRING:
+            if "sensitive" in node.value:
+                found.extend(sensitive_literals(node.value))
+        elif node.kind == OBJECT:
+            work.extend(child for _, _, child in node.value)
+        elif node.kind == ARRAY:
+            work.extend(node.value)
     return found
 
 

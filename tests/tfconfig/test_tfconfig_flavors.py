@@ -38,6 +38,17 @@ def _reserved(where: str, at: str, name: str, tool: str, summary: str) -> str:
     )
 
 
+def _combination(where: str, at: str, tool: str, names: str, found: str = "both") -> str:
+    return (
+        f"main.tf.json:{at}: $.{where}: expected at most one of {names} ({tool}: Invalid combination of {names}), "
+        f"found {found}"
+    )
+
+
+def _unknown_in_terraform(name: str, known: str) -> str:
+    return f'main.tf.json:1:16: $.terraform["{name}"]: expected an argument or block of terraform ({known}), found "{name}"'
+
+
 _MODULE_BLOCK = "Reserved block type name in module block"
 _PROVIDER_ARGUMENT = "Reserved argument name in provider block"
 
@@ -141,6 +152,101 @@ FLAVORED = [
         [("language", ("compatible_with",), [("compatible_with", {"opentofu": ">= 1.12"})], [])],
         id="language",
     ),
+    # count, for_each and OpenTofu's lifecycle enabled are mutually exclusive (both tools' resource.go and
+    # module_call.go): Terraform's error is at for_each, OpenTofu's at the first of them, naming those given.
+    pytest.param(
+        '{"resource": {"t": {"a": {"count": 1, "for_each": {}}}}}',
+        _combination('resource["t"]["a"]["for_each"]', "1:39", "Terraform", '"count" and "for_each"'),
+        _combination('resource["t"]["a"]["count"]', "1:27", "OpenTofu", '"count" and "for_each"'),
+        id="resource-count-and-for_each",
+    ),
+    pytest.param(
+        '{"resource": {"t": {"a": {"for_each": {}, "lifecycle": {"enabled": true}, "count": 1}}}}',
+        _combination('resource["t"]["a"]["for_each"]', "1:27", "Terraform", '"count" and "for_each"'),
+        _combination('resource["t"]["a"]["for_each"]', "1:27", "OpenTofu", '"count", "enabled", and "for_each"',
+                     "all three"),
+        id="resource-count-enabled-and-for_each",
+    ),
+    pytest.param(
+        '{"data": {"t": {"a": {"lifecycle": {"enabled": true}, "for_each": {}}}}}',
+        'main.tf.json:1:37: $.data["t"]["a"]["lifecycle"]["enabled"]: expected an argument or block of lifecycle '
+        '(postcondition, precondition), found "enabled"',
+        _combination('data["t"]["a"]["lifecycle"]["enabled"]', "1:37", "OpenTofu", '"enabled" and "for_each"'),
+        id="data-enabled-and-for_each",
+    ),
+    pytest.param(
+        '{"ephemeral": {"t": {"a": {"for_each": {}, "count": 1}}}}',
+        _combination('ephemeral["t"]["a"]["for_each"]', "1:28", "Terraform", '"count" and "for_each"'),
+        _combination('ephemeral["t"]["a"]["for_each"]', "1:28", "OpenTofu", '"count" and "for_each"'),
+        id="ephemeral-count-and-for_each",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "count": 1, "lifecycle": {"enabled": true}}}}',
+        _reserved('module["m"]', "1:48", "lifecycle", "Terraform", _MODULE_BLOCK),
+        _combination('module["m"]["count"]', "1:36", "OpenTofu", '"count" and "enabled"'),
+        id="module-count-and-enabled",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "count": 1, "for_each": {}}}}',
+        _combination('module["m"]["for_each"]', "1:48", "Terraform", '"count" and "for_each"'),
+        _combination('module["m"]["count"]', "1:36", "OpenTofu", '"count" and "for_each"'),
+        id="module-count-and-for_each",
+    ),
+    pytest.param(
+        '{"module": {"m": {"source": "./m", "_": {"count": 1}, "for_each": "${var.m}"}}}',
+        *[[("module.m", ("source", "_", "for_each"), [("_", {"count": 1})], ["var.m"])]] * 2,
+        id="module-escaped-count-is-an-input",
+    ),
+    # Both tools read a terraform block by a closed schema (parser_config.go): OpenTofu's encryption (1.7) and
+    # Terraform's state_store (1.13, read with experiments) are each one tool's.
+    pytest.param(
+        '{"terraform": {"encryption": {"key_provider": {"pbkdf2": {"k": {"passphrase": "${var.p}"}}}}}}',
+        _unknown_in_terraform(
+            "encryption", "backend, cloud, experiments, language, provider_meta, required_providers, required_version, "
+            "state_store"
+        ),
+        [("terraform", ("encryption",), [("encryption", {"key_provider": {"pbkdf2": {"k": {"passphrase": "${var.p}"}}}})],
+          [])],
+        id="terraform-encryption",
+    ),
+    pytest.param(
+        '{"terraform": {"state_store": {"fs": {"provider": {"x": {}}}}}}',
+        [("terraform", ("state_store",), [("state_store", {"provider": {"x": {}}})], [])],
+        _unknown_in_terraform(
+            "state_store", "backend, cloud, encryption, experiments, language, provider_meta, required_providers, "
+            "required_version"
+        ),
+        id="terraform-state_store",
+    ),
+    pytest.param(
+        '{"terraform": {"required_versoin": ">= 1.0"}}',
+        *(
+            _unknown_in_terraform("required_versoin", known) + ' (did you mean "required_version"?)'
+            for known in (
+                "backend, cloud, experiments, language, provider_meta, required_providers, required_version, state_store",
+                "backend, cloud, encryption, experiments, language, provider_meta, required_providers, required_version",
+            )
+        ),
+        id="terraform-misspelt-argument",
+    ),
+    # Both tools' resource.go reserve a locals block in a resource, data or ephemeral block (a check's data too).
+    *(
+        pytest.param(
+            text,
+            *(
+                f'main.tf.json:{at}: $.{path}["locals"]: expected an argument or block of {kind} "t" "a" other than one '
+                f'{tool} reserves ({tool}: Reserved block type name in {kind} block), found "locals"'
+                for tool in ("Terraform", "OpenTofu")
+            ),
+            id=f"{path.split('[')[0]}-locals",
+        )
+        for text, at, path, kind in [
+            ('{"resource": {"t": {"a": {"locals": {"x": 1}}}}}', "1:27", 'resource["t"]["a"]', "resource"),
+            ('{"data": {"t": {"a": {"locals": {"x": 1}}}}}', "1:23", 'data["t"]["a"]', "data"),
+            ('{"ephemeral": {"t": {"a": {"locals": {"x": 1}}}}}', "1:28", 'ephemeral["t"]["a"]', "ephemeral"),
+            ('{"check": {"c": {"data": {"t": {"a": {"locals": {}}}}}}}', "1:39", 'check["c"]["data"]["t"]["a"]', "data"),
+        ]
+    ),
 ]
 
 
@@ -215,3 +321,50 @@ def test_a_planted_secret_is_in_no_new_error(flavor: Any, body: dict[str, Any], 
     assert isinstance(error, str)
     assert error.endswith(refused)
     assert "hunter2" not in error
+
+
+
+_ESCAPED = "hunter2-TOFU24"
+
+
+def _call_of_a_sensitive_child(directory: Path, call: dict[str, Any]) -> None:
+    (directory / "child").mkdir()
+    _write(directory / "child", {"v.tf": 'variable "pw" {\n  sensitive = true\n}\nvariable "count" {\n  sensitive = true\n}\n'})
+    _write(directory, {"main.tf.json": {"module": {"c": {"source": "./child", **call}}}})
+
+
+@pytest.mark.parametrize("flavor", ["terraform", "opentofu"])
+@pytest.mark.parametrize(
+    ("call", "secret"),
+    [
+        pytest.param({"_": {"pw": _ESCAPED}}, True, id="escape-block"),
+        pytest.param({"_": [{"pw": [_ESCAPED]}]}, True, id="escape-block-in-an-array"),
+        # An escaped name is an input, a meta-argument's name too: the call's own count is no input.
+        pytest.param({"count": 1, "_": {"count": _ESCAPED}}, True, id="escaped-meta-argument-name"),
+        pytest.param({"_": {"n": _ESCAPED}}, False, id="escaped-variable-not-sensitive"),
+    ],
+)
+def test_an_escape_block_gives_the_call_its_inputs(tmp_path: Path, flavor: Any, call: Any, secret: bool) -> None:
+    """Both tools read the "_" block's arguments as the call's inputs (configs/module_call.go). Before: an input named
+    "_", so a literal given to the child's sensitive variable through it was no secret."""
+    _call_of_a_sensitive_child(tmp_path, call)
+    config = load_config(tmp_path, flavor=flavor)
+    assert (_ESCAPED in config.secrets) is secret
+    block = config.module("c")
+    assert block is not None
+    assert [b.body for b in block.blocks("_")] == (call["_"] if isinstance(call["_"], list) else [call["_"]])
+    for shown in (repr(config), repr(block), *map(repr, block.blocks())):
+        assert _ESCAPED not in shown
+
+
+@pytest.mark.parametrize("flavor", ["terraform", "opentofu"])
+def test_a_call_has_one_escape_block(tmp_path: Path, flavor: Any) -> None:
+    """Both tools refuse a second "_" block ("Duplicate escaping block"). Before: one input, an array."""
+    _call_of_a_sensitive_child(tmp_path, {"_": [{"pw": _ESCAPED}, {"n": 1}]})
+    with pytest.raises(ConfigFormatError) as caught:
+        load_config(tmp_path, flavor=flavor)
+    assert str(caught.value).replace(f"{tmp_path}/", "") == (
+        'main.tf.json:1:45: $.module["c"]["_"][1]: expected at most one _ block in a module block '
+        "(Terraform: Duplicate escaping block), found a second _ block (first at 1:45)"
+    )
+    assert _ESCAPED not in repr(caught.value)

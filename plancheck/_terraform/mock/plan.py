@@ -282,8 +282,10 @@ def call_secrets(directory: Path) -> Iterator[str]:
     for is_json, text in texts:
         if is_json:
             for label, body in _json_blocks(text, "module"):
-                for name in sensitive_of(label) & set(body):
-                    yield from call_value_secrets(body[name])
+                # Both tools read the "_" block's arguments as the call's inputs (configs/module_call.go).
+                for inputs in (body, *_objects(body.get("_"))):
+                    for name in sensitive_of(label) & set(inputs):
+                        yield from call_value_secrets(inputs[name])
             continue
         for call, name, tokens, source in _assignments(text, "module"):
             # A reference (var.pw, module.x.out[0]) names where a value comes from, not the value.
@@ -344,7 +346,8 @@ def _assignments(
     text: str, block_type: str = "variable"
 ) -> Iterator[tuple[str | None, str, list[tuple[str, str | None]], str]]:
     """(block, name, value tokens, value source) of each ``NAME = VALUE`` of a native syntax file: at its top
-    level (a variables file: block None) and directly in a top-level ``block_type "LABEL" { }`` block (its label).
+    level (a variables file: block None) and directly in a top-level ``block_type "LABEL" { }`` block (its label),
+    or in a module block's ``_ { }`` block, whose arguments both tools read as the call's inputs.
 
     A value ends where the next argument or nested block starts, or with its block: in a file Terraform cannot
     parse, it may take in what follows it, never less than it is.
@@ -353,6 +356,8 @@ def _assignments(
     [('pw', 'default', ' "x"\\n  ')]
     >>> [(v, n, s) for v, n, _, s in _assignments('a = <<EOT\\nx\\nEOT\\nb = { c = 1 }')]
     [(None, 'a', ' <<EOT\\nx\\nEOT\\n'), (None, 'b', ' { c = 1 }')]
+    >>> [(m, n, s) for m, n, _, s in _assignments('module "c" {\\n  _ { count = "x" }\\n  n = 1\\n}', "module")]
+    [('c', 'count', ' "x" '), ('c', 'n', ' 1\\n')]
     """
     depth = 0
     block: str | None = None  # the label of the block being read
@@ -360,11 +365,12 @@ def _assignments(
     tokens: list[tuple[str, str | None]] = []
     before: tuple[str, str | None, int] = ("", None, 0)
     last: tuple[str, str | None, int] = ("", None, 0)
+    escaped = False  # in a module block's "_" block: its arguments are read one level deeper
     for kind, value, at in hcl_spans(text):
-        level = 0 if block is None else 1
+        level = 0 if block is None else 2 if escaped else 1
         # A word at the value's level followed by "=" (or, in a block, "{") starts the next argument or block.
-        starts = depth == level and last[0] == "word" and (kind == "=" or (kind == "{" and level == 1))
-        if current is not None and (starts or (kind == "}" and depth == 1 and block is not None)):
+        starts = depth == level and last[0] == "word" and (kind == "=" or (kind == "{" and level >= 1))
+        if current is not None and (starts or (kind == "}" and depth == level and block is not None)):
             yield current[0], current[1], tokens[:-1] if starts else tokens, text[current[2] : last[2] if starts else at]
             current = None
         if starts and kind == "=" and last[1] is not None:
@@ -374,10 +380,12 @@ def _assignments(
         if kind in ("{", "[", "("):
             if depth == 0 and kind == "{" and before[:2] == ("word", block_type) and last[0] == "string":
                 block = last[1]
+            escaped = escaped or (block_type == "module" and depth == 1 and kind == "{" and last[:2] == ("word", "_"))
             depth += 1
         elif kind in ("}", "]", ")"):
             depth = max(depth - 1, 0)
             block = block if depth else None
+            escaped = escaped and depth > 1
         before, last = last, (kind, value, at)
     if current is not None:
         yield current[0], current[1], tokens, text[current[2] :]
