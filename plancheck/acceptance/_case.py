@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Final
 
 from .._frozen import FrozenValue, frozen, keyword_hints, public
+from .._terraform.mock.plan import reserved_name, variable_name
 from .._terraform.providers.factory import normalize_providers
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import (
@@ -43,9 +44,6 @@ __all__ = [
     "sensitive_strings",
     "unwrap_sensitive",
 ]
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
-
 
 def _type_name(value: object) -> str:
     return type(value).__name__
@@ -599,14 +597,15 @@ class TestStep(FrozenValue):
     def _check_variables(self) -> None:
         if not isinstance(self.variables, Mapping):
             raise TestDefinitionError("TestStep.variables", f"expected a dict, got {_type_name(self.variables)}")
+        # Terraform's rule for a variable block, in the root module as in any (1.0.3 and 1.11.4 refuse count).
         for name in self.variables:
-            if not isinstance(name, str) or not _IDENTIFIER.match(name):
-                raise TestDefinitionError("TestStep.variables", f"{name!r} is not a valid variable name")
+            if not variable_name(name):
+                problem = reserved_name(name) or "is not a valid variable name"
+                raise TestDefinitionError("TestStep.variables", f"{name!r} {problem}")
         # Validated now, so a bad value fails where the step is written, not steps later.
         unwrap_sensitive(self.variables, "TestStep.variables")
-        object.__setattr__(
-            self, "variables", MappingProxyType(_copy_json_like(dict(self.variables), "TestStep.variables"))
-        )
+        variables = MappingProxyType(_copy_json_like(dict(self.variables), "TestStep.variables"))
+        object.__setattr__(self, "variables", variables)
 
     def _check_plan_checks(self) -> None:
         for name, kind, argument in (

@@ -560,8 +560,8 @@ def _variables_argument(variables: object) -> tuple[dict[str, Any], Secrets]:
         )
     secrets = Secrets(sensitive_strings(variables))
     for name in variables:
-        problem = "is not a variable name" if not isinstance(name, str) or not variable_name(name) else reserved_name(name)
-        if problem is not None:
+        if not variable_name(name):
+            problem = reserved_name(name) or "is not a variable name"
             # The one rule: a name that spells a Sensitive string of another variable is that secret.
             shown = secrets.scrub(repr(name)) if isinstance(name, str) else type(name).__name__
             raise MockPlanArgumentError("variables", f"variables: {shortened(shown)} {problem}")

@@ -187,12 +187,12 @@ def _variables(pairs: Sequence[str]) -> dict[str, str]:
     env: dict[str, str] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
+        reserved = reserved_name(name.strip())
+        if sep and reserved is not None:
+            raise _Failed("usage", f"--var {name.strip()}=...: {name.strip()} {reserved}")
         if not sep or not variable_name(name.strip()):
             # Only the name may be shown: the value may be a secret.
             raise _Failed("usage", f"--var {name.strip() or '?'}=...: expected NAME=VALUE with a variable name")
-        reserved = reserved_name(name.strip())
-        if reserved is not None:
-            raise _Failed("usage", f"--var {name.strip()}=...: {name.strip()} {reserved}")
         env[f"TF_VAR_{name.strip()}"] = value
     return env
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from plancheck import knownvalue, statecheck
 from plancheck.acceptance import (
     AcceptanceError,
     ConfigPlanChecks,
@@ -26,6 +27,8 @@ from plancheck.acceptance import (
 from plancheck.acceptance._case import sensitive_strings, unwrap_sensitive
 from plancheck.acceptance._options import AdditionalCLIOptions, PlanOptions
 from plancheck.querycheck import ExpectLength
+
+RESERVED = "is reserved: Terraform gives it a meaning inside module blocks, so no module declares it"
 
 # Untyped aliases: these tests pass wrong types on purpose.
 Step: Any = TestStep
@@ -59,6 +62,15 @@ class StateCheckStandIn:
                      id="variables-type"),
         pytest.param(lambda: Step(config="", variables={"1x": 1}), "TestStep.variables: '1x' is not a valid variable name",
                      id="variable-name"),
+        # Terraform reserves a module call's arguments as variable names in every module, the root one too.
+        pytest.param(lambda: Step(config="", variables={"count": 1}), f"TestStep.variables: 'count' {RESERVED}",
+                     id="reserved-count"),
+        pytest.param(lambda: Step(config="", variables={"providers": 1}), f"TestStep.variables: 'providers' {RESERVED}",
+                     id="reserved-providers"),
+        pytest.param(lambda: Step(config="", variables={"_": 1}), f"TestStep.variables: '_' {RESERVED}",
+                     id="reserved-underscore"),
+        pytest.param(lambda: Step(config="", variables={"-x": 1}), "TestStep.variables: '-x' is not a valid variable name",
+                     id="variable-name-dash-first"),
         pytest.param(lambda: Step(config="", variables={"v": {"k": {1, 2}}}),
                      'TestStep.variables["v"]["k"]: expected a JSON value (str, number, bool, None, list, dict), got set',
                      id="variable-value-not-json"),
@@ -109,6 +121,18 @@ def test_bad_definitions_name_the_argument(build: Any, message: str) -> None:
     assert str(info.value) == message
     assert isinstance(info.value, TypeError)
     assert isinstance(info.value, ValueError)
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param("größe", id="letters-beyond-ascii"),
+    pytest.param("x·y", id="a-unicode-id-continue"),
+    pytest.param("my-var", id="dashed"),
+    pytest.param("_-x", id="underscore-dash"),
+    pytest.param("counts", id="near-a-reserved-one"),
+])
+def test_a_variable_name_terraform_takes_is_kept(name: str) -> None:
+    # HCL's identifier: a step refused größe, which Terraform 1.0.3 and 1.11.4 declare and set.
+    assert dict(Step(config="", variables={name: 1}).variables) == {name: 1}
 
 
 #: A key below Sensitive(...) is as secret as its value: planted in every row, it must never show.
@@ -189,6 +213,8 @@ _NOT_JSON = "expected a JSON value (str, number, bool, None, list, dict), got"
                      id="config-block-type"),
         pytest.param(lambda: Step(config="", variables={"pw": Sensitive(f"{_KEY} x"), f"{_KEY} x": 1}),
                      "TestStep.variables: '(sensitive)' is not a valid variable name", id="variable-name"),
+        pytest.param(lambda: Step(config="", variables={"pw": Sensitive("count-31337"), "count-31337": 1, "count": 2}),
+                     f"TestStep.variables: 'count' {RESERVED}", id="reserved-name-beside-a-secret-one"),
         pytest.param(lambda: Step(config="", taint=[f"{_KEY} x"], variables={"pw": Sensitive(_KEY)}),
                      "TestStep.taint[0]: expected a resource address such as aws_instance.web or "
                      "module.app.aws_instance.web[0], got '(sensitive) x'", id="taint-address"),
@@ -501,3 +527,11 @@ def test_a_step_repr_names_its_fields_and_hides_sensitive_variables() -> None:
     assert shown.startswith("TestCase((TestStep(config='x', variables=mappingproxy({'p': Sensitive((sensitive))}), ")
     assert "plan_only=True" in shown
     assert "hunter2" not in shown
+
+
+@pytest.mark.e2e
+def test_a_real_terraform_takes_a_variable_named_beyond_ascii(tf_acceptance: Any) -> None:
+    # A step refused the name before running anything: 'TestStep.variables: 'größe' is not a valid variable name'.
+    config = 'variable "größe" {\n  type = number\n}\noutput "size" {\n  value = var.größe * 2\n}\n'
+    tf_acceptance.run(TestCase(steps=[TestStep(config=config, variables={"größe": 21}, config_state_checks=[
+        statecheck.ExpectKnownOutputValue("size", knownvalue.Int64Exact(42))])]))

@@ -34,6 +34,7 @@ from plancheck.acceptance import (
 )
 from plancheck.acceptance import _steps as steps_module
 from plancheck.acceptance._steps import VERIFY_HEADER, flatmap, verify_import
+from plancheck.acceptance._workplace import ProviderSession
 from plancheck.acceptance.config import (
     StaticDirectory,
     TestNameDirectory,
@@ -299,6 +300,37 @@ def test_command_sequence(fake: FakeTerraform, tmp_path: Path, case: TestCase, e
     fake.script(*SHOW_RULES)
     make_runner(fake, tmp_path).run(case)
     assert fake.argv() == expected
+
+
+class PlanningRecorder:
+    """A provider served here that is told each plan (``plancheck_planning``): notes it among the fake's commands."""
+
+    def __init__(self, fake: FakeTerraform) -> None:
+        self.fake = fake
+        self.told: list[tuple[int, bool]] = []
+
+    def plancheck_planning(self, active: bool) -> bool:
+        self.told.append((len(self.fake.calls()), active))
+        return False
+
+
+@pytest.mark.parametrize("step", [
+    pytest.param(Step(config=CONFIG, destroy=True, check=lambda state: None), id="destroy-step-with-a-check"),
+    pytest.param(Step(config=CONFIG, destroy=True), id="destroy-step"),
+    pytest.param(Step(config=CONFIG, check=lambda state: None), id="step-with-a-check"),
+])
+def test_every_plan_is_told_to_the_providers_served_here(
+    fake: FakeTerraform, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: TestStep
+) -> None:
+    # A destroy step's second plan (after the refresh its check reads) was not: a mock served here refuses what
+    # Terraform 1.0.0-1.0.4 would panic on only within the plans it is told of.
+    fake.script(*SHOW_RULES)
+    recorder = PlanningRecorder(fake)
+    monkeypatch.setattr(ProviderSession, "served", property(lambda session: [recorder]))
+    make_runner(fake, tmp_path).run(Case(steps=[Step(config=CONFIG), step]))
+    plans = [i for i, argv in enumerate(fake.argv()) if argv.startswith("plan ")]
+    # The i-th command a plan: told it begins when i commands had run, and that it ends when i + 1 had.
+    assert recorder.told == [(at, active) for i in plans for at, active in ((i, True), (i + 1, False))]
 
 
 @pytest.mark.parametrize(

@@ -686,25 +686,29 @@ class UnreadablePlan(MockPlanFailedError):
         super().__init__("show", f"terraform {show_json_refused(error, 'plan')}{said}")
 
 
-#: The names no module may give a variable (Terraform 1.0 to 1.11): a module call's own arguments and block types.
+#: The names no module may give a variable, the root module too (Terraform 1.0 to 1.11, decodeVariableBlock):
+#: a module call's own arguments and block types.
 _RESERVED_NAMES: Final = frozenset(
     ("source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider")
 )
 
 
-def variable_name(name: str) -> bool:
-    """Whether Terraform takes ``name`` as a variable's: HCL's identifier (``hclsyntax.ValidIdentifier``), which is
-    ``(ID_Start | "_") (ID_Continue | "-")*``, Python's own identifier with dashes after the first character.
+def variable_name(name: object) -> bool:
+    """Whether Terraform takes ``name`` as a variable's, in any module: HCL's identifier
+    (``hclsyntax.ValidIdentifier``, ``(ID_Start | "_") (ID_Continue | "-")*``, Python's identifier with dashes
+    after the first character) that no module call reserves (:func:`reserved_name` says why).
 
-    >>> [variable_name(n) for n in ("my-var", "_-x", "größe", "x·y", "count")]
-    [True, True, True, True, True]
-    >>> [variable_name(n) for n in ("1x", "-x", "a.b", "a b", "")]
-    [False, False, False, False, False]
+    >>> [variable_name(n) for n in ("my-var", "_-x", "größe", "x·y")]
+    [True, True, True, True]
+    >>> [variable_name(n) for n in ("1x", "-x", "a.b", "a b", "", "count", 2)]
+    [False, False, False, False, False, False, False]
     """
-    return not name.startswith("-") and name.replace("-", "_").isidentifier()
+    if not isinstance(name, str) or name.startswith("-") or name in _RESERVED_NAMES:
+        return False
+    return name.replace("-", "_").isidentifier()
 
 
-def reserved_name(name: str) -> str | None:
+def reserved_name(name: object) -> str | None:
     """Why no module can declare a variable ``name`` Terraform reserves (a module call's argument), or None.
 
     >>> reserved_name("count"), reserved_name("counts")
