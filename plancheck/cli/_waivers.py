@@ -71,6 +71,8 @@ __all__ = [
     "read_baseline",
     "render_waivers",
     "today",
+    "unused_note",
+    "unused_once",
     "waivers_document",
     "write_baseline",
     "waiver_for",
@@ -333,6 +335,8 @@ class _Result(Protocol):
     def known(self) -> tuple[CheckFailure, ...]: ...
     @property
     def waived(self) -> tuple[Waived, ...]: ...
+    @property
+    def unused_waivers(self) -> tuple[Waiver, ...]: ...
 
 
 _R = TypeVar("_R", bound=_Result)
@@ -345,8 +349,9 @@ def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secret
     ``key`` ``TFPLANCHECK_SNAPSHOT_KEY``, by which a waiver names an instance keyed by a secret (:func:`waiver_for`).
 
     A ``fail`` or ``warn`` result whose every failure is waived passes; an ``error`` result is left as
-    it is (a check that could not run has nothing to waive). The checks-file runner applies them
-    (:func:`plancheck.cli._checksfile.run_checks`).
+    it is (a check that could not run has nothing to waive). The live waivers that name none of its failures (nor an
+    object of one) are its ``unused_waivers``: all of a ``pass`` result's, none of an ``error`` result's. The
+    checks-file runner applies them (:func:`plancheck.cli._checksfile.run_checks`).
     """
     waivers = result.spec.waivers
     if not waivers:
@@ -354,7 +359,8 @@ def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secret
     expired = tuple(w for w in waivers if w.expired(on))
     live = [w for w in waivers if not w.expired(on)]
     if result.status not in ("fail", "warn"):
-        return dataclasses.replace(result, expired_waivers=expired)
+        unused = tuple(live) if result.status == "pass" else ()  # what a check that could not run would fail is unknown
+        return dataclasses.replace(result, expired_waivers=expired, unused_waivers=unused)
     kept: list[CheckFailure] = []
     waived: list[Waived] = list(result.waived)
     for failure in result.failures:
@@ -367,8 +373,28 @@ def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secret
             kept.append(failure if why is None else dataclasses.replace(failure, message=f"{failure.message} ({why})"))
         else:
             waived.append(Waived(failure, waiver))
+    # A waiver that another before it shadows still names a failure: it is not stale, only redundant.
+    unused = tuple(w for w in live if not any(_names(w, f, result.spec.address, plan, secrets, key)
+                                              for f in result.failures))
     return dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
-                               waived=tuple(waived), expired_waivers=expired)
+                               waived=tuple(waived), expired_waivers=expired, unused_waivers=unused)
+
+
+def _names(waiver: Waiver, failure: CheckFailure, address: str | None, plan: str | None, secrets: Secrets,
+           key: FingerprintKey | None) -> bool:
+    """Whether ``waiver`` covers ``failure`` of a check at ``address`` in plan file ``plan`` as :func:`waiver_for`
+    would were it the only one, or was written for it (the failure then says why it waives it not); one naming
+    objects (:attr:`Waiver.element`): whether it does so for one of them."""
+    address = failure.address if failure.address is not None else address
+    if waiver.each is None:
+        return _covering([waiver], address, failure.unscrubbed_address, plan, secrets, key) != (None, None)
+    if not waiver.covers(address, plan):
+        return False
+    for element in failure.elements:
+        shown = shown_address(element, secrets)
+        if _covering([waiver.each], shown, element if shown != element else None, plan, secrets, key) != (None, None):
+            return True
+    return False
 
 
 def waiver_for(waivers: Iterable[Waiver], failure: CheckFailure, address: str | None, plan: str | None,
@@ -462,6 +488,43 @@ def expired_note(check: str, waiver: Waiver) -> str:
     until = waiver.until.isoformat() if waiver.until is not None else "?"
     return (f"{waiver.origin} ({waiver.address}) expired on {until}: it no longer waives {check} "
             "(renew it with a new reason, or fix the failures)")
+
+
+def unused_note(check: str, waiver: Waiver, plan: str | None) -> str:
+    """What every output notes of a live waiver of a ``check``-type check that waived nothing in the run (a typo, or a
+    failure since fixed), noted with plan file ``plan``: the first plan its plan glob takes, else the run's first
+    (:func:`unused_once`), so one outside its glob says no plan checked is in it.
+
+    >>> unused_note("ExpectNoDestroys", Waiver("a.legcy*", "why", None, "c.toml:3 check[0].waive[0]"), "plan.json")
+    'c.toml:3 check[0].waive[0] (a.legcy*) waived nothing: no failure of ExpectNoDestroys matched it (correct it, or remove it)'
+    """
+    element = f" element {waiver.element}" if waiver.element is not None else ""
+    where = f" in {waiver.plan}" if waiver.plan is not None else ""
+    why = (f"no failure of {check} matched it" if waiver.waives_in(plan) else f"no plan checked is in {waiver.plan}")
+    return f"{waiver.origin} ({waiver.address}{element}{where}) waived nothing: {why} (correct it, or remove it)"
+
+
+def unused_once(plans: Sequence[tuple[str | None, Sequence[_R]]]) -> list[list[_R]]:
+    """The results of each plan of a run of many (its file, its results, each of the same checks in order) with the
+    waivers no plan used (in every plan's ``unused_waivers``), each in one plan's only, as a baseline entry is noted
+    fixed once: the first plan its plan glob takes, else the first plan.
+
+    >>> from plancheck.cli._checksfile import CheckResult, CheckSpec
+    >>> w, v = Waiver("a.*", "why", None, "w0", plan="old/*"), Waiver("b.*", "why", None, "w1")
+    >>> spec = CheckSpec("ExpectNoDestroys", None, "c", waivers=(w, v))
+    >>> plans = [("new/p.json", [CheckResult(spec, "pass", unused_waivers=(w, v))]),
+    ...          ("old/p.json", [CheckResult(spec, "pass", unused_waivers=(w,))])]
+    >>> [[u.origin for u in results[0].unused_waivers] for results in unused_once(plans)]
+    [[], ['w0']]
+    """
+    out = [list(results) for _, results in plans]
+    for j, first in enumerate(out[0] if out else ()):
+        idle = [w for w in first.unused_waivers if all(w in results[j].unused_waivers for results in out[1:])]
+        home = [next((i for i, (name, _) in enumerate(plans) if w.waives_in(name)), 0) for w in idle]
+        for i, results in enumerate(out):
+            results[j] = dataclasses.replace(results[j], unused_waivers=tuple(w for w, h in zip(idle, home, strict=True)
+                                                                              if h == i))
+    return out
 
 
 def fixed_note(entry: BaselineEntry, baseline: str) -> str:
