@@ -242,7 +242,7 @@ def _statuses_run() -> Any:
                                ("Skipped", "legacy, replaced by ops")], id="junit"),
         pytest.param("sarif", ["error", "error", "warning", "error"], id="sarif-levels"),
         # The waived check passes (its failure accepted), and the waived column counts its failure.
-        pytest.param("markdown", "| 4 | 1 | 1 | 1 | 1 | 1 |", id="markdown-counts"),
+        pytest.param("markdown", "| 4 | 1 | 1 | 1 | 1 | 1 | 0 |", id="markdown-counts"),
     ],
 )
 def test_every_status_in_the_reports(fmt: str, expected: Any) -> None:
@@ -299,14 +299,14 @@ def test_github_commands(plan_dir: Path, scenario: str) -> None:
     assert out.splitlines() == GITHUB[scenario]
 
 
-_TABLE = "| checks | passed | failed | errors | warnings | waived |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n"
+_TABLE = "| checks | passed | failed | errors | warnings | waived | known |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
 
 MARKDOWN = {
-    "pass": "## tfplancheck: passed\n\n### plan.json\n\n" + _TABLE + "| 1 | 1 | 0 | 0 | 0 | 0 |\n",
-    "fail": "## tfplancheck: failed\n\n### plan.json\n\n" + _TABLE + "| 2 | 1 | 1 | 0 | 0 | 0 |\n\n"
+    "pass": "## tfplancheck: passed\n\n### plan.json\n\n" + _TABLE + "| 1 | 1 | 0 | 0 | 0 | 0 | 0 |\n",
+    "fail": "## tfplancheck: failed\n\n### plan.json\n\n" + _TABLE + "| 2 | 1 | 1 | 0 | 0 | 0 | 0 |\n\n"
     '- **FAIL** ExpectKnownValue: null\\_resource.app: triggers\\["greeting"\\]: expected value "bye" for '
     'StringExact check, got: "hello"\n',
-    "warn": "## tfplancheck: passed\n\n### plan.json\n\n" + _TABLE + "| 2 | 1 | 0 | 0 | 1 | 0 |\n\n"
+    "warn": "## tfplancheck: passed\n\n### plan.json\n\n" + _TABLE + "| 2 | 1 | 0 | 0 | 1 | 0 | 0 |\n\n"
     '- **WARN** ExpectKnownValue: null\\_resource.app: triggers\\["greeting"\\]: expected value "bye" for '
     'StringExact check, got: "hello"\n',
 }
@@ -588,8 +588,8 @@ ACCEPTED = {
                            "tfplancheck: plan.json: 1 check: 1 passed, 0 failed, 1 waived"],
     ("github", "known"): [f"::notice title=tfplancheck%3A ExpectKnownValue (plan.json) known::{_GREETING} "
                           "(in the baseline base.json)", "tfplancheck: plan.json: 1 check: 1 passed, 0 failed, 1 known"],
-    ("markdown", "waived"): ["| 1 | 1 | 0 | 0 | 0 | 1 |", "- **WAIVED** " + escape_markdown(f"{_GREETING} ({_WAIVED_WHY})")],
-    ("markdown", "known"): ["| 1 | 1 | 0 | 0 | 0 | 0 |", "- **KNOWN** " + escape_markdown(f"{_GREETING} (in the baseline base.json)")],
+    ("markdown", "waived"): ["| 1 | 1 | 0 | 0 | 0 | 1 | 0 |", "- **WAIVED** " + escape_markdown(f"{_GREETING} ({_WAIVED_WHY})")],
+    ("markdown", "known"): ["| 1 | 1 | 0 | 0 | 0 | 0 | 1 |", "- **KNOWN** " + escape_markdown(f"{_GREETING} (in the baseline base.json)")],
     ("junit", "waived"): ["skipped", _WAIVED_WHY],
     ("junit", "known"): ["skipped", "in the baseline base.json"],
     ("sarif", "waived"): ["error", {"kind": "inSource", "status": "accepted", "justification": _WAIVED_WHY}],
