@@ -358,8 +358,11 @@ def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secret
         return result
     expired = tuple(w for w in waivers if w.expired(on))
     live = [w for w in waivers if not w.expired(on)]
+    # A waiver naming other plans is out of this plan's scope, not stale: one checks file serves every plan of a
+    # platform, and a job checking one plan would otherwise note every other plan's waivers.
+    scoped = [w for w in live if w.waives_in(plan)]
     if result.status not in ("fail", "warn"):
-        unused = tuple(live) if result.status == "pass" else ()  # what a check that could not run would fail is unknown
+        unused = tuple(scoped) if result.status == "pass" else ()  # what a check that could not run would fail: unknown
         return dataclasses.replace(result, expired_waivers=expired, unused_waivers=unused)
     kept: list[CheckFailure] = []
     waived: list[Waived] = list(result.waived)
@@ -374,8 +377,8 @@ def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secret
         else:
             waived.append(Waived(failure, waiver))
     # A waiver that another before it shadows still names a failure: it is not stale, only redundant.
-    unused = tuple(w for w in live if not any(_names(w, f, result.spec.address, plan, secrets, key)
-                                              for f in result.failures))
+    unused = tuple(w for w in scoped if not any(_names(w, f, result.spec.address, plan, secrets, key)
+                                                for f in result.failures))
     return dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
                                waived=tuple(waived), expired_waivers=expired, unused_waivers=unused)
 
@@ -491,23 +494,24 @@ def expired_note(check: str, waiver: Waiver) -> str:
 
 
 def unused_note(check: str, waiver: Waiver, plan: str | None) -> str:
-    """What every output notes of a live waiver of a ``check``-type check that waived nothing in the run (a typo, or a
-    failure since fixed), noted with plan file ``plan``: the first plan its plan glob takes, else the run's first
-    (:func:`unused_once`), so one outside its glob says no plan checked is in it.
+    """What every output notes of a live waiver of a ``check``-type check that waived nothing in the run's plans its
+    plan glob takes (a typo, or a failure since fixed), noted with plan file ``plan``, the first of them
+    (:func:`unused_once`).
 
     >>> unused_note("ExpectNoDestroys", Waiver("a.legcy*", "why", None, "c.toml:3 check[0].waive[0]"), "plan.json")
     'c.toml:3 check[0].waive[0] (a.legcy*) waived nothing: no failure of ExpectNoDestroys matched it (correct it, or remove it)'
     """
     element = f" element {waiver.element}" if waiver.element is not None else ""
     where = f" in {waiver.plan}" if waiver.plan is not None else ""
-    why = (f"no failure of {check} matched it" if waiver.waives_in(plan) else f"no plan checked is in {waiver.plan}")
-    return f"{waiver.origin} ({waiver.address}{element}{where}) waived nothing: {why} (correct it, or remove it)"
+    return (f"{waiver.origin} ({waiver.address}{element}{where}) waived nothing: no failure of {check} matched it "
+            "(correct it, or remove it)")
 
 
 def unused_once(plans: Sequence[tuple[str | None, Sequence[_R]]]) -> list[list[_R]]:
     """The results of each plan of a run of many (its file, its results, each of the same checks in order) with the
-    waivers no plan used (in every plan's ``unused_waivers``), each in one plan's only, as a baseline entry is noted
-    fixed once: the first plan its plan glob takes, else the first plan.
+    waivers no plan used (in the ``unused_waivers`` of every plan its plan glob takes), each in one plan's only, as a
+    baseline entry is noted fixed once: the first plan its plan glob takes. A waiver whose glob takes no plan of the
+    run is out of its scope and not noted.
 
     >>> from plancheck.cli._checksfile import CheckResult, CheckSpec
     >>> w, v = Waiver("a.*", "why", None, "w0", plan="old/*"), Waiver("b.*", "why", None, "w1")
@@ -518,9 +522,12 @@ def unused_once(plans: Sequence[tuple[str | None, Sequence[_R]]]) -> list[list[_
     [[], ['w0']]
     """
     out = [list(results) for _, results in plans]
-    for j, first in enumerate(out[0] if out else ()):
-        idle = [w for w in first.unused_waivers if all(w in results[j].unused_waivers for results in out[1:])]
-        home = [next((i for i, (name, _) in enumerate(plans) if w.waives_in(name)), 0) for w in idle]
+    for j in range(len(out[0]) if out else 0):
+        named = list(dict.fromkeys(w for results in out for w in results[j].unused_waivers))  # in order, once each
+        idle = [w for w in named if all(w in results[j].unused_waivers
+                                        for (name, _), results in zip(plans, out, strict=True) if w.waives_in(name))]
+        # Each is unused in some plan, so its glob takes that one: the first such is its home.
+        home = [next(i for i, (name, _) in enumerate(plans) if w.waives_in(name)) for w in idle]
         for i, results in enumerate(out):
             results[j] = dataclasses.replace(results[j], unused_waivers=tuple(w for w, h in zip(idle, home, strict=True)
                                                                               if h == i))
