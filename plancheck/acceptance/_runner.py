@@ -472,7 +472,8 @@ def mock_plan(
     files = [os.path.abspath(_path_argument(f, f"var_files[{i}]")) for i, f in enumerate(_sequence(var_files, "var_files"))]
     for i, name in enumerate(files):
         if not os.path.isfile(name):
-            raise MockPlanArgumentError("var_files", f"var_files[{i}]: {name}: no such file")
+            found = "is a directory" if os.path.isdir(name) else "no such file"
+            raise MockPlanArgumentError("var_files", f"var_files[{i}]: {name}: {found}")
     written = None if out is None else Path(_path_argument(out, "out"))
     problem = None if written is None else out_problem(written, Path(directory))
     if problem is not None:

@@ -37,7 +37,7 @@ from tfjsonpath._jsontypes import number_text
 from .._documents.met import WATCHERS, planned_in
 from .._frozen import FrozenValue, frozen
 from .._loading.lifecycle import release
-from .._loading.source import why_unopened
+from .._loading.source import make_directories, why_unopened
 from .._redact import Secrets
 from .._terraform.binary import (
     CommandResult,
@@ -273,7 +273,7 @@ class WorkingDirectory:
     def __init__(self, root: Path) -> None:
         self.root = root
         try:
-            root.mkdir(parents=True, exist_ok=True)
+            make_directories(root)  # a file in its place is "Not a directory", never mkdir's "File exists"
         except (OSError, ValueError) as exc:  # ValueError: a name no system call takes (a NUL byte, a lone surrogate)
             reason = why_unopened(exc)
             raise TestDefinitionError("TestCase.working_dir", f"{root}: cannot make the directory: {reason}") from None

@@ -846,6 +846,8 @@ class CheckResult(FrozenValue):
     known: tuple[CheckFailure, ...] = ()
     #: The check's waivers past their ``until`` date: they waive nothing, and the reports say so.
     expired_waivers: tuple[Waiver, ...] = ()
+    #: Its live waivers that waived nothing (a typo, a failure fixed): the reports say so, as of a baseline's entries.
+    unused_waivers: tuple[Waiver, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -104,15 +104,16 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
     """``tfplancheck PLAN PLAN ...``: each plan checked (in ``--jobs`` workers), judged by the baseline (written with
     ``--write-baseline``; ``key`` fingerprints its secret instance keys), its run (a ``PlanRun``, or a :class:`PlanFailed` said on stderr) in the order given.
 
-    Without a baseline to read or write, each plan is judged alone: its worker renders its part of every format
-    the run writes (a :class:`PlanParts` in its place), so this process only joins them (the same bytes).
+    Without a baseline to read or write, nor a waiver, each plan is judged alone: its worker renders its part of every
+    format the run writes (a :class:`PlanParts` in its place), so this process only joins them (the same bytes). A
+    waiver is judged by the whole run: it is unused when it waived nothing in any plan (:func:`~plancheck.cli._waivers.unused_once`).
 
     A baseline that cannot be written is a ``BaselineError``, for the caller to report.
     """
     from .._terraform.lifecycle import run_in_workers, worker_count
-    from ._waivers import judge_plans
+    from ._waivers import judge_plans, unused_once
 
-    alone = baseline is None and args.write_baseline is None
+    alone = baseline is None and args.write_baseline is None and not any(spec.waivers for spec in specs)
     # Standard output's text coloured as plancheck.cli._output.report colours it.
     colour = use_colour(io.stdout, io.environ, args.color) and args.format == "text"
     parts = part_keys(args, colour) if alone else ()
@@ -124,6 +125,8 @@ def check_many(plans: Sequence[str], args: argparse.Namespace, io: Io, specs: Se
         _JOB.clear()
     checked = [(name, tuple(dataclasses.replace(r, spec=spec) for r, spec in zip(o.results, specs, strict=True)),
                 o.facts) for name, o in zip(plans, outcomes, strict=True) if isinstance(o, Outcome)]
+    unused = unused_once([(facts.source, results) for _, results, facts in checked])
+    checked = [(name, tuple(results), facts) for (name, _, facts), results in zip(checked, unused, strict=True)]
     # Each plan's part of every format is scrubbed of its secrets by the writers, as a run of it alone is, and of
     # what every part shows of another plan's: its secrets the checks show (an address, a matcher's value). Not of
     # every secret of every plan: that scrub grows with both the output and the plans (170 s for the output of 200

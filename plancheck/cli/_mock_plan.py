@@ -206,7 +206,7 @@ def _plan(args: argparse.Namespace, io: Io, mocks: Sequence[Any]) -> Plan:
     var_files = [os.path.abspath(f) for f in args.var_file]
     for name in var_files:
         if not os.path.isfile(name):
-            raise _Failed("usage", f"--var-file {name}: no such file")
+            raise _Failed("usage", f"--var-file {name}: {'is a directory' if os.path.isdir(name) else 'no such file'}")
     return plan_module(Path(args.directory), mocks, terraform=binary, environ={**io.environ, **variables},
                        var_files=var_files, timeout=args.timeout, out=Path(args.out) if args.out else None,
                        shown=Path(args.directory))

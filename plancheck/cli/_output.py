@@ -60,9 +60,9 @@ def render(fmt: str, runs: Sequence[Checked], *, fail_on: str = "error", tool_ve
     <BLANKLINE>
     ### p.json
     <BLANKLINE>
-    | checks | passed | failed | errors | warnings | waived |
-    | ---: | ---: | ---: | ---: | ---: | ---: |
-    | 0 | 0 | 0 | 0 | 0 | 0 |
+    | checks | passed | failed | errors | warnings | waived | known |
+    | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+    | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
     """
     # Every format's writer scrubs what it takes from a run before it escapes it: the document's one scrub (Rendered).
     if fmt == "text":

@@ -111,7 +111,7 @@ def parse_provider_option(text: str, namespace: str = "hashicorp") -> ProviderBi
     if not sep or not source or not path:
         raise MirrorError("--provider", f"expected SOURCE=PATH (e.g. acme/widget=bin/terraform-provider-widget_v1.2.0), got {text!r}")
     if not os.path.isfile(path):
-        raise MirrorError("--provider", f"{path}: no such file")
+        raise MirrorError("--provider", f"{path}: {'is a directory' if os.path.isdir(path) else 'no such file'}")
     return provider_from_file(os.path.abspath(path), source, namespace)
 
 

@@ -86,8 +86,8 @@ def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, too
     A result's ``failures`` are what its check found wrong, its ``severity`` and ``status`` (``warn``
     for a failing check of warning severity) how they count; ``fail_on`` is ``--fail-on``. ``waived``
     are the failures a waiver accepts (each with its waiver), ``known`` those in the ``baseline`` file,
-    ``expired_waivers`` the check's waivers past their date; with a baseline, ``baseline`` names the file
-    and the entries that no longer fail (``fixed``).
+    ``expired_waivers`` the check's waivers past their date, and, of a check with waivers, ``unused_waivers`` those
+    that waived nothing; with a baseline, ``baseline`` names the file and the entries that no longer fail (``fixed``).
     """
     status, counts = verdict(results, fail_on)
     document = {
@@ -111,6 +111,7 @@ def results_document(results: Sequence[CheckResult], plan: Plan | PlanFacts, too
                 "waived": [{**_failure_json(w.failure), "waiver": w.waiver.as_json()} for w in r.waived],
                 "known": [_failure_json(f) for f in r.known],
                 "expired_waivers": [w.as_json() for w in r.expired_waivers],
+                **({"unused_waivers": [w.as_json() for w in r.unused_waivers]} if r.spec.waivers else {}),
             }
             for r in results
         ],
@@ -293,7 +294,7 @@ def _fingerprint(*parts: str) -> str:
 def render_sarif(runs: Sequence[Checked], fail_on: str, tool_version: str) -> str:
     """One SARIF run: a rule per check type, a result per failure or warning, each plan as an artifact (a plan
     that could not be read: an error notification of the invocation, at that plan; each note of a plan's run, such
-    as an expired waiver or a baseline entry fixed: a ``note`` notification at that plan)."""
+    as an expired waiver, a waiver unused or a baseline entry fixed: a ``note`` notification at that plan)."""
     rules: dict[str, int] = {}
     results: list[dict[str, Any]] = []
     artifacts: dict[str, int] = {}
@@ -498,10 +499,11 @@ def _markdown_part(run: PlanRun | PlanFailed, fail_on: str) -> tuple[str, list[s
     secrets = run.secrets()
     counts = verdict(run.results)[1]
     notes = [secrets.scrub(note) for note in run.notes()]
-    table = ["| checks | passed | failed | errors | warnings | waived |",
-             "| ---: | ---: | ---: | ---: | ---: | ---: |",
+    # The text's count line's words: the failures a waiver accepts and those the baseline knows.
+    table = ["| checks | passed | failed | errors | warnings | waived | known |",
+             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
              f"| {counts['total']} | {counts['passed']} | {counts['failed']} | {counts['errors']} "
-             f"| {counts['warnings']} | {run.waived} |"]
+             f"| {counts['warnings']} | {run.waived} | {counts['known']} |"]
     shown = [(f, "") for r in run.results for f in findings(run, r, fail_on, secrets)]
     shown += [(f, f" ({why})") for r in run.results for f, why in accepted(run, r, secrets)]
     return secrets.scrub(run.name), notes, table, [(f.label, f.text + why) for f, why in shown]

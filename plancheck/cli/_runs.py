@@ -24,7 +24,7 @@ from .._redact import Secrets
 from .._text import one_line
 from ._checksfile import CheckResult, verdict
 from ._io import PlanFacts, PlanFailed, PlanParts, plan_notes
-from ._waivers import expired_note, fixed_note
+from ._waivers import expired_note, fixed_note, unused_note
 
 if TYPE_CHECKING:
     from ._waivers import BaselineEntry
@@ -51,7 +51,8 @@ class PlanRun(FrozenValue):
     """The results of the checks run on one plan, as the reports name it.
 
     ``waived`` counts the failures a waiver let pass (reported, never silent); with ``--baseline``,
-    ``baseline`` names its file and ``fixed`` holds its entries no failure matched any more.
+    ``baseline`` names its file and ``fixed`` holds its entries no failure matched any more. A waiver that waived
+    nothing is its result's (``unused_waivers``).
 
     >>> from plancheck import Plan
     >>> PlanRun(Plan.from_dict({"format_version": "1.2"}, source="plan.json"), ()).name
@@ -87,8 +88,10 @@ class PlanRun(FrozenValue):
         return own if self.apart is None else Secrets.union([own, self.apart])
 
     def notes(self) -> list[str]:
-        """What the reports note besides findings: the plan's notes, each expired waiver, each baseline entry fixed."""
+        """What the reports note besides findings: the plan's notes, each expired waiver, each waiver that waived
+        nothing, each baseline entry fixed."""
         return [*plan_notes(self.plan), *(expired_note(r.spec.type, w) for r in self.results for w in r.expired_waivers),
+                *[unused_note(r.spec.type, w, self.plan.source) for r in self.results for w in r.unused_waivers],
                 *(fixed_note(entry, self.baseline or "") for entry in self.fixed)]
 
 

@@ -16,7 +16,7 @@ from .._text import one_line
 from ._checksfile import CheckResult, verdict
 from ._io import _LABELS, PlanFailed, PlanParts, Style, plan_notes
 from ._runs import PartWriter, PlanRun, plans_line, subject_of
-from ._waivers import expired_note, fixed_note
+from ._waivers import expired_note, fixed_note, unused_note
 
 __all__ = ["TEXT", "render_text", "render_text_runs"]
 
@@ -42,8 +42,9 @@ def render_text(run: PlanRun, *, style: Style, quiet: bool = False) -> str:
 
     A failure a waiver accepts is a ``WAIVED`` line with the waiver's reason, expiry and origin; one in the
     run's baseline file a ``KNOWN`` line (neither with ``--quiet``); an expired waiver is a ``NOTE`` (with
-    ``--quiet`` too), and so is each entry of the baseline that no longer fails (``run.fixed``). The count
-    line adds how many failures were waived and known, and how many baseline entries are fixed.
+    ``--quiet`` too), and so is each waiver that waived nothing (a result's ``unused_waivers``) and each entry of
+    the baseline that no longer fails (``run.fixed``). The count line adds how many failures were waived and known,
+    how many waivers are unused and how many baseline entries are fixed.
 
     >>> from plancheck import Plan
     >>> print(render_text(PlanRun(Plan.from_dict({"format_version": "1.2"}, source="hunter2.json"), ()), style=Style(False)))
@@ -76,6 +77,8 @@ def render_text(run: PlanRun, *, style: Style, quiet: bool = False) -> str:
             lines.append(f"{warn}  {subject}: {message}" if subject else f"{warn}  {message}")
         if result.waived or result.known or result.expired_waivers:
             lines.extend(_accepted_lines(result, style, width, secrets, quiet))
+    unused = [unused_note(r.spec.type, w, plan.source) for r in results for w in r.unused_waivers]
+    lines.extend(f"{note}  {one_line(text, secrets.scrub)}" for text in unused)
     lines.extend(f"{note}  {one_line(fixed_note(entry, run.baseline or ''), secrets.scrub)}" for entry in fixed)
     if not quiet:
         summary = verdict(results)[1]
@@ -89,6 +92,8 @@ def render_text(run: PlanRun, *, style: Style, quiet: bool = False) -> str:
         for what in ("waived", "known"):
             if summary[what]:
                 counts.append(style.paint(what, f"{summary[what]} {what}"))
+        if unused:
+            counts.append(style.paint("note", f"{len(unused)} waiver{'s' if len(unused) != 1 else ''} unused"))
         if fixed:
             counts.append(style.paint("note", f"{len(fixed)} fixed"))
         noun = "check" if len(results) == 1 else "checks"

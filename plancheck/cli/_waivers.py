@@ -71,6 +71,8 @@ __all__ = [
     "read_baseline",
     "render_waivers",
     "today",
+    "unused_note",
+    "unused_once",
     "waivers_document",
     "write_baseline",
     "waiver_for",
@@ -333,6 +335,8 @@ class _Result(Protocol):
     def known(self) -> tuple[CheckFailure, ...]: ...
     @property
     def waived(self) -> tuple[Waived, ...]: ...
+    @property
+    def unused_waivers(self) -> tuple[Waiver, ...]: ...
 
 
 _R = TypeVar("_R", bound=_Result)
@@ -345,16 +349,21 @@ def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secret
     ``key`` ``TFPLANCHECK_SNAPSHOT_KEY``, by which a waiver names an instance keyed by a secret (:func:`waiver_for`).
 
     A ``fail`` or ``warn`` result whose every failure is waived passes; an ``error`` result is left as
-    it is (a check that could not run has nothing to waive). The checks-file runner applies them
-    (:func:`plancheck.cli._checksfile.run_checks`).
+    it is (a check that could not run has nothing to waive). The live waivers that name none of its failures (nor an
+    object of one) are its ``unused_waivers``: all of a ``pass`` result's, none of an ``error`` result's. The
+    checks-file runner applies them (:func:`plancheck.cli._checksfile.run_checks`).
     """
     waivers = result.spec.waivers
     if not waivers:
         return result
     expired = tuple(w for w in waivers if w.expired(on))
     live = [w for w in waivers if not w.expired(on)]
+    # A waiver naming other plans is out of this plan's scope, not stale: one checks file serves every plan of a
+    # platform, and a job checking one plan would otherwise note every other plan's waivers.
+    scoped = [w for w in live if w.waives_in(plan)]
     if result.status not in ("fail", "warn"):
-        return dataclasses.replace(result, expired_waivers=expired)
+        unused = tuple(scoped) if result.status == "pass" else ()  # what a check that could not run would fail: unknown
+        return dataclasses.replace(result, expired_waivers=expired, unused_waivers=unused)
     kept: list[CheckFailure] = []
     waived: list[Waived] = list(result.waived)
     for failure in result.failures:
@@ -367,8 +376,28 @@ def apply_waivers(result: _R, on: datetime.date, plan: str | None = None, secret
             kept.append(failure if why is None else dataclasses.replace(failure, message=f"{failure.message} ({why})"))
         else:
             waived.append(Waived(failure, waiver))
+    # A waiver that another before it shadows still names a failure: it is not stale, only redundant.
+    unused = tuple(w for w in scoped if not any(_names(w, f, result.spec.address, plan, secrets, key)
+                                                for f in result.failures))
     return dataclasses.replace(result, status=result.status if kept else "pass", failures=tuple(kept),
-                               waived=tuple(waived), expired_waivers=expired)
+                               waived=tuple(waived), expired_waivers=expired, unused_waivers=unused)
+
+
+def _names(waiver: Waiver, failure: CheckFailure, address: str | None, plan: str | None, secrets: Secrets,
+           key: FingerprintKey | None) -> bool:
+    """Whether ``waiver`` covers ``failure`` of a check at ``address`` in plan file ``plan`` as :func:`waiver_for`
+    would were it the only one, or was written for it (the failure then says why it waives it not); one naming
+    objects (:attr:`Waiver.element`): whether it does so for one of them."""
+    address = failure.address if failure.address is not None else address
+    if waiver.each is None:
+        return _covering([waiver], address, failure.unscrubbed_address, plan, secrets, key) != (None, None)
+    if not waiver.covers(address, plan):
+        return False
+    for element in failure.elements:
+        shown = shown_address(element, secrets)
+        if _covering([waiver.each], shown, element if shown != element else None, plan, secrets, key) != (None, None):
+            return True
+    return False
 
 
 def waiver_for(waivers: Iterable[Waiver], failure: CheckFailure, address: str | None, plan: str | None,
@@ -462,6 +491,47 @@ def expired_note(check: str, waiver: Waiver) -> str:
     until = waiver.until.isoformat() if waiver.until is not None else "?"
     return (f"{waiver.origin} ({waiver.address}) expired on {until}: it no longer waives {check} "
             "(renew it with a new reason, or fix the failures)")
+
+
+def unused_note(check: str, waiver: Waiver, plan: str | None) -> str:
+    """What every output notes of a live waiver of a ``check``-type check that waived nothing in the run's plans its
+    plan glob takes (a typo, or a failure since fixed), noted with plan file ``plan``, the first of them
+    (:func:`unused_once`).
+
+    >>> unused_note("ExpectNoDestroys", Waiver("a.legcy*", "why", None, "c.toml:3 check[0].waive[0]"), "plan.json")
+    'c.toml:3 check[0].waive[0] (a.legcy*) waived nothing: no failure of ExpectNoDestroys matched it (correct it, or remove it)'
+    """
+    element = f" element {waiver.element}" if waiver.element is not None else ""
+    where = f" in {waiver.plan}" if waiver.plan is not None else ""
+    return (f"{waiver.origin} ({waiver.address}{element}{where}) waived nothing: no failure of {check} matched it "
+            "(correct it, or remove it)")
+
+
+def unused_once(plans: Sequence[tuple[str | None, Sequence[_R]]]) -> list[list[_R]]:
+    """The results of each plan of a run of many (its file, its results, each of the same checks in order) with the
+    waivers no plan used (in the ``unused_waivers`` of every plan its plan glob takes), each in one plan's only, as a
+    baseline entry is noted fixed once: the first plan its plan glob takes. A waiver whose glob takes no plan of the
+    run is out of its scope and not noted.
+
+    >>> from plancheck.cli._checksfile import CheckResult, CheckSpec
+    >>> w, v = Waiver("a.*", "why", None, "w0", plan="old/*"), Waiver("b.*", "why", None, "w1")
+    >>> spec = CheckSpec("ExpectNoDestroys", None, "c", waivers=(w, v))
+    >>> plans = [("new/p.json", [CheckResult(spec, "pass", unused_waivers=(w, v))]),
+    ...          ("old/p.json", [CheckResult(spec, "pass", unused_waivers=(w,))])]
+    >>> [[u.origin for u in results[0].unused_waivers] for results in unused_once(plans)]
+    [[], ['w0']]
+    """
+    out = [list(results) for _, results in plans]
+    for j in range(len(out[0]) if out else 0):
+        named = list(dict.fromkeys(w for results in out for w in results[j].unused_waivers))  # in order, once each
+        idle = [w for w in named if all(w in results[j].unused_waivers
+                                        for (name, _), results in zip(plans, out, strict=True) if w.waives_in(name))]
+        # Each is unused in some plan, so its glob takes that one: the first such is its home.
+        home = [next(i for i, (name, _) in enumerate(plans) if w.waives_in(name)) for w in idle]
+        for i, results in enumerate(out):
+            results[j] = dataclasses.replace(results[j], unused_waivers=tuple(w for w, h in zip(idle, home, strict=True)
+                                                                              if h == i))
+    return out
 
 
 def fixed_note(entry: BaselineEntry, baseline: str) -> str:

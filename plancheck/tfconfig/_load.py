@@ -39,7 +39,7 @@ from tfjsonpath._jsontypes import number_text
 
 from .._errors import ArgumentError
 from .._frozen import public
-from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unopened, write_whole
+from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unread, write_whole
 from ._blocks import check_unique, decode_document, read_again
 from ._json_reader import (
     ARRAY,
@@ -213,8 +213,8 @@ def _read_file(path: FsPath, limit: int) -> bytes:
         with path.open("rb") as f:
             data = read_limited(f, limit)
     except (OSError, ValueError) as exc:
-        found = f"{type(exc).__name__}: {why_unopened(exc)}"
-        raise ConfigFormatError("$", "a readable file", found=found, source=str(path)) from None
+        # As the command line's readers say it: the system's reason, never the exception's class name.
+        raise ConfigFormatError("$", "a readable file", found=why_unread(exc), source=str(path)) from None
     except InputTooLarge as exc:
         raise ConfigFormatError("$", exc.expected("configuration file"), found=exc.found, source=str(path)) from None
     assert isinstance(data, bytes)

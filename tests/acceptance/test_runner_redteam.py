@@ -54,7 +54,7 @@ def test_two_runners_on_one_work_dir_never_share_a_case_directory(fake: FakeTerr
 
 
 @pytest.mark.parametrize(("name", "reason"), [
-    pytest.param("a-file", "File exists", id="a-file"),
+    pytest.param("a-file", "Not a directory", id="a-file"),
     pytest.param("a-file/below", "Not a directory", id="below-a-file"),
     pytest.param("a\0b", "a name the system cannot open (embedded null byte)", id="nul-byte"),
     pytest.param("\ud800", "a name the system cannot open ('utf-8' codec can't encode character '\\ud800' in position *: "

@@ -203,6 +203,8 @@ def test_broken_json_keeps_the_loaders_words_alone(tmp_path: Path) -> None:
                      id="-var-file"),
         pytest.param(["-var-file=/nonexistent/a.tfvars"], "--var-file /nonexistent/a.tfvars: no such file",
                      id="-var-file=FILE"),
+        # It said "no such file" of a directory that is there.
+        pytest.param(["--var-file", "/"], "--var-file /: is a directory", id="--var-file-a-directory"),
         pytest.param(["--var", "=x"], "--var ?=...: expected NAME=VALUE with a variable name", id="--var"),
     ],
 )

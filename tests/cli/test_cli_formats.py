@@ -242,7 +242,7 @@ def _statuses_run() -> Any:
                                ("Skipped", "legacy, replaced by ops")], id="junit"),
         pytest.param("sarif", ["error", "error", "warning", "error"], id="sarif-levels"),
         # The waived check passes (its failure accepted), and the waived column counts its failure.
-        pytest.param("markdown", "| 4 | 1 | 1 | 1 | 1 | 1 |", id="markdown-counts"),
+        pytest.param("markdown", "| 4 | 1 | 1 | 1 | 1 | 1 | 0 |", id="markdown-counts"),
     ],
 )
 def test_every_status_in_the_reports(fmt: str, expected: Any) -> None:
@@ -299,14 +299,14 @@ def test_github_commands(plan_dir: Path, scenario: str) -> None:
     assert out.splitlines() == GITHUB[scenario]
 
 
-_TABLE = "| checks | passed | failed | errors | warnings | waived |\n| ---: | ---: | ---: | ---: | ---: | ---: |\n"
+_TABLE = "| checks | passed | failed | errors | warnings | waived | known |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
 
 MARKDOWN = {
-    "pass": "## tfplancheck: passed\n\n### plan.json\n\n" + _TABLE + "| 1 | 1 | 0 | 0 | 0 | 0 |\n",
-    "fail": "## tfplancheck: failed\n\n### plan.json\n\n" + _TABLE + "| 2 | 1 | 1 | 0 | 0 | 0 |\n\n"
+    "pass": "## tfplancheck: passed\n\n### plan.json\n\n" + _TABLE + "| 1 | 1 | 0 | 0 | 0 | 0 | 0 |\n",
+    "fail": "## tfplancheck: failed\n\n### plan.json\n\n" + _TABLE + "| 2 | 1 | 1 | 0 | 0 | 0 | 0 |\n\n"
     '- **FAIL** ExpectKnownValue: null\\_resource.app: triggers\\["greeting"\\]: expected value "bye" for '
     'StringExact check, got: "hello"\n',
-    "warn": "## tfplancheck: passed\n\n### plan.json\n\n" + _TABLE + "| 2 | 1 | 0 | 0 | 1 | 0 |\n\n"
+    "warn": "## tfplancheck: passed\n\n### plan.json\n\n" + _TABLE + "| 2 | 1 | 0 | 0 | 1 | 0 | 0 |\n\n"
     '- **WARN** ExpectKnownValue: null\\_resource.app: triggers\\["greeting"\\]: expected value "bye" for '
     'StringExact check, got: "hello"\n',
 }
@@ -588,8 +588,8 @@ ACCEPTED = {
                            "tfplancheck: plan.json: 1 check: 1 passed, 0 failed, 1 waived"],
     ("github", "known"): [f"::notice title=tfplancheck%3A ExpectKnownValue (plan.json) known::{_GREETING} "
                           "(in the baseline base.json)", "tfplancheck: plan.json: 1 check: 1 passed, 0 failed, 1 known"],
-    ("markdown", "waived"): ["| 1 | 1 | 0 | 0 | 0 | 1 |", "- **WAIVED** " + escape_markdown(f"{_GREETING} ({_WAIVED_WHY})")],
-    ("markdown", "known"): ["| 1 | 1 | 0 | 0 | 0 | 0 |", "- **KNOWN** " + escape_markdown(f"{_GREETING} (in the baseline base.json)")],
+    ("markdown", "waived"): ["| 1 | 1 | 0 | 0 | 0 | 1 | 0 |", "- **WAIVED** " + escape_markdown(f"{_GREETING} ({_WAIVED_WHY})")],
+    ("markdown", "known"): ["| 1 | 1 | 0 | 0 | 0 | 0 | 1 |", "- **KNOWN** " + escape_markdown(f"{_GREETING} (in the baseline base.json)")],
     ("junit", "waived"): ["skipped", _WAIVED_WHY],
     ("junit", "known"): ["skipped", "in the baseline base.json"],
     ("sarif", "waived"): ["error", {"kind": "inSource", "status": "accepted", "justification": _WAIVED_WHY}],
@@ -624,35 +624,42 @@ def test_accepted_failures_are_reported_not_failed(plan_dir: Path, fmt: str, how
 _EXPIRED = ("expired.toml:1 check[0].waive[0] (null_resource.*) expired on 2020-01-01: it no longer waives "
             "ExpectKnownValue (renew it with a new reason, or fix the failures)")
 _FIXED = 'baseline entry no longer fails (remove it from base.json): ExpectKnownValue: null_resource.app: triggers["greeting"]'
+_UNUSED = ("unused.toml:1 check[0].waive[0] (null_resource.ap) waived nothing: no failure of ExpectKnownValue matched it "
+           "(correct it, or remove it)")
 
-#: An expired waiver and a baseline entry fixed are noted in every report format, as the text output's NOTE lines.
+#: An expired waiver, a baseline entry fixed and a waiver that waived nothing are noted in every report format, as the
+#: text output's NOTE lines.
 NOTED = {
-    "github": [f"::notice title=tfplancheck%3A plan.json::{_EXPIRED}", f"::notice title=tfplancheck%3A plan.json::{_FIXED}"],
-    "markdown": [f"> {escape_markdown(_EXPIRED)}", f"> {escape_markdown(_FIXED)}"],
-    "junit": [_EXPIRED, _FIXED],
-    "sarif": [("note", _EXPIRED, "plan.json"), ("note", _FIXED, "plan.json")],
+    "github": [f"::notice title=tfplancheck%3A plan.json::{_EXPIRED}", f"::notice title=tfplancheck%3A plan.json::{_FIXED}",
+               f"::notice title=tfplancheck%3A plan.json::{_UNUSED}"],
+    "markdown": [f"> {escape_markdown(_EXPIRED)}", f"> {escape_markdown(_FIXED)}", f"> {escape_markdown(_UNUSED)}"],
+    "junit": [_EXPIRED, _FIXED, _UNUSED],
+    "sarif": [("note", _EXPIRED, "plan.json"), ("note", _FIXED, "plan.json"), ("note", _UNUSED, "plan.json")],
 }
 
 
 @pytest.mark.parametrize("fmt", sorted(NOTED))
-def test_an_expired_waiver_and_a_fixed_baseline_entry_are_noted(plan_dir: Path, fmt: str) -> None:
+def test_an_expired_waiver_a_fixed_baseline_entry_and_an_unused_waiver_are_noted(plan_dir: Path, fmt: str) -> None:
     (plan_dir / "expired.toml").write_text(_FAIL + 'waive = [{ address = "null_resource.*", reason = "r", until = 2020-01-01 }]\n'
                                            + _PASS, "utf-8")
     (plan_dir / "greeting.toml").write_text(_FAIL, "utf-8")
     (plan_dir / "pass.toml").write_text(_PASS, "utf-8")
+    (plan_dir / "unused.toml").write_text(_FAIL + 'waive = [{ address = "null_resource.ap", reason = "a typo" }]\n', "utf-8")
     assert _cli(plan_dir, "plan.json", "-c", "greeting.toml", "--write-baseline", "base.json")[0] == 0
     expired = _cli(plan_dir, "plan.json", "-c", "expired.toml", "--format", fmt)
     fixed = _cli(plan_dir, "plan.json", "-c", "pass.toml", "--baseline", "base.json", "--format", fmt)
-    assert (expired[0], fixed[0]) == (1, 0)
+    unused = _cli(plan_dir, "plan.json", "-c", "unused.toml", "--format", fmt)
+    runs = (expired, fixed, unused)
+    assert [run[0] for run in runs] == [1, 0, 1]
     if fmt == "junit":
-        notes = [[p.value for s in junitparser.JUnitXml.fromstring(out) for p in s.properties()] for _, out, _ in (expired, fixed)]
-        assert notes == [[NOTED[fmt][0]], [NOTED[fmt][1]]]
+        notes = [[p.value for s in junitparser.JUnitXml.fromstring(out) for p in s.properties()] for _, out, _ in runs]
+        assert notes == [[note] for note in NOTED[fmt]]
     elif fmt == "sarif":  # the invocation's notifications, the run's exit status unchanged by them
-        assert [_sarif_notes(out) for _, out, _ in (expired, fixed)] == [[NOTED[fmt][0]], [NOTED[fmt][1]]]
-        assert [json.loads(out)["runs"][0]["invocations"][0]["exitCode"] for _, out, _ in (expired, fixed)] == [1, 0]
+        assert [_sarif_notes(out) for _, out, _ in runs] == [[note] for note in NOTED[fmt]]
+        assert [json.loads(out)["runs"][0]["invocations"][0]["exitCode"] for _, out, _ in runs] == [1, 0, 1]
     else:
-        assert NOTED[fmt][0] in expired[1].splitlines(), expired[1]
-        assert NOTED[fmt][1] in fixed[1].splitlines(), fixed[1]
+        for (_, out, _), note in zip(runs, NOTED[fmt], strict=True):
+            assert note in out.splitlines(), out
 
 
 #: Bad baseline input (a file that is no baseline, an unwritable --write-baseline, a bad TFPLANCHECK_TODAY): said

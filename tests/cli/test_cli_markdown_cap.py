@@ -124,7 +124,7 @@ def test_the_command_caps_a_summary_larger_than_a_step_summary_takes(tmp_path: P
     text = out.getvalue()
     assert MARKDOWN_MAX_BYTES - 1_000 < _size(text) <= MARKDOWN_MAX_BYTES
     assert (tmp_path / "summary.md").read_text("utf-8") == text
-    assert _tables(text) == ["| 1 | 0 | 1 | 0 | 0 | 0 |"]
+    assert _tables(text) == ["| 1 | 0 | 1 | 0 | 0 | 0 | 0 |"]
     shown = _finding_lines(text)
     assert shown[0].endswith(escape_markdown(f"{names[0]}: expected no destroy, but it is destroyed: action(s) [delete]"))
     assert len(shown) + _omitted(text)[0] == len(names)

@@ -71,6 +71,9 @@ def test_without_cli_config_the_configuration_is_printed(tmp_path: Path, widget:
                      "acme/widget=bin/terraform-provider-widget_v1.2.0), got 'acme/widget'", id="no-path"),
         pytest.param(["--no-installed", "--provider", "acme/widget=/nonexistent/terraform-provider-widget_v1.0.0"],
                      "--provider: /nonexistent/terraform-provider-widget_v1.0.0: no such file", id="missing-file"),
+        # It said "no such file" of a directory that is there.
+        pytest.param(["--no-installed", "--provider", "acme/widget={tmp}"], "--provider: {tmp}: is a directory",
+                     id="a-directory"),
         pytest.param(["--no-installed", "--provider", "acme/widget={misnamed}"],
                      "{misnamed}: not named like a provider plugin (terraform-provider-TYPE_vX.Y.Z)", id="misnamed"),
         pytest.param(["--no-installed", "--provider", "acme/gadget={widget}"],
@@ -95,7 +98,7 @@ def test_without_cli_config_the_configuration_is_printed(tmp_path: Path, widget:
 def test_bad_usage_is_one_line_and_exit_status_2(tmp_path: Path, widget: Path, argv: list[str], message: str) -> None:
     misnamed = tmp_path / "widget-binary"
     misnamed.write_bytes(b"")
-    fill = {"widget": str(widget), "misnamed": str(misnamed)}
+    fill = {"widget": str(widget), "misnamed": str(misnamed), "tmp": str(tmp_path)}
     status, out, err = cli("providers", "mirror", str(tmp_path / "m"), *[a.format(**fill) for a in argv])
     assert (status, out) == (2, "")
     assert err == f"tfplancheck: error: {message.format(**fill)}\n"

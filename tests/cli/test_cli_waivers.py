@@ -1101,3 +1101,153 @@ def test_a_fixed_entry_of_a_baseline_of_many_plans_is_in_the_json_output_as_the_
     assert (code, [p["baseline"]["fixed"] for p in doc["plans"]]) == (0, [[
         {"check": "ExpectEachNullValue", "address": "Resources(address='aws_s3_bucket.*')", "path": "tags",
          "element": "aws_s3_bucket.b", "plan": "p.json"}], []])
+
+
+# -- waivers that waive nothing: noted, as a baseline's entries that no longer fail ---------------------------
+
+#: Passes: aws_s3_bucket.old is destroyed.
+DESTROYED_OLD = 'type = "ExpectResourceAction"\naddress = "aws_s3_bucket.old"\naction = "Destroy"\n'
+
+
+def _unused(origin: str, address: str, why: str = "no failure of ExpectNoDestroys matched it") -> str:
+    return f"NOTE  {origin} ({address}) waived nothing: {why} (correct it, or remove it)"
+
+
+# (checks) -> exit status, the NOTE lines, the count line, the JSON's unused waivers' origins. A waiver that matched
+# no failure (a typo, a failure since fixed) said nothing; the exit status is the same either way.
+UNUSED_TABLE = [
+    pytest.param(entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.old", reason = "r" }]'), 1, [],
+                 "0 passed, 1 failed, 1 waived", [[]], id="it-waives-a-failure"),
+    pytest.param(entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.olt", reason = "r" }]'), 1,
+                 [_unused("checks.toml:1 check[0].waive[0]", "aws_s3_bucket.olt")],
+                 "0 passed, 1 failed, 1 waiver unused", [["checks.toml:1 check[0].waive[0]"]], id="a-typo"),
+    pytest.param(entry(DESTROYED_OLD, '[{ address = "aws_s3_bucket.old", reason = "r" }]'), 0,
+                 [_unused("checks.toml:1 check[0].waive[0]", "aws_s3_bucket.old",
+                          "no failure of ExpectResourceAction matched it")],
+                 "1 passed, 0 failed, 1 waiver unused", [["checks.toml:1 check[0].waive[0]"]],
+                 id="its-check-passes-now"),
+    pytest.param(entry(NO_DESTROYS, '[{ address = "aws_*", reason = "r" }, { address = "aws_s3_bucket.old", reason = "r" }]'),
+                 0, [], "1 passed, 0 failed, 3 waived", [[]], id="a-waiver-another-shadows-still-names-a-failure"),
+    pytest.param(entry(NO_DESTROYS, '[{ address = "aws_vpc.*", reason = "r", until = 2020-01-01 }]'), 1,
+                 ["NOTE  checks.toml:1 check[0].waive[0] (aws_vpc.*) expired on 2020-01-01: it no longer waives "
+                  "ExpectNoDestroys (renew it with a new reason, or fix the failures)"],
+                 "0 passed, 1 failed", [[]], id="an-expired-one-is-not-also-unused"),
+    # One checks file serves every plan of a platform: a job checking one plan does not note the others' waivers.
+    pytest.param(entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.old", reason = "r", plan = "envs/*" }]'), 1, [],
+                 "0 passed, 1 failed", [[]], id="its-plan-glob-takes-no-plan-it-is-out-of-scope"),
+    pytest.param(entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.olt", reason = "r", plan = "*.json" }]'), 1,
+                 [_unused("checks.toml:1 check[0].waive[0]", "aws_s3_bucket.olt in *.json")],
+                 "0 passed, 1 failed, 1 waiver unused", [["checks.toml:1 check[0].waive[0]"]],
+                 id="its-plan-glob-takes-the-plan-but-no-failure"),
+    pytest.param(entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.old", reason = "r" }]') + entry(DESTROYED_OLD), 1, [],
+                 "1 passed, 1 failed, 1 waived", [[], []], id="a-check-without-waivers-lists-none"),
+]
+
+
+@pytest.mark.parametrize(("checks", "code", "notes", "counts", "unused"), UNUSED_TABLE)
+def test_a_waiver_that_waives_nothing_is_noted(tmp_path: Path, checks: str, code: int, notes: list[str], counts: str,
+                                                unused: list[list[str]]) -> None:
+    got, out, err = cli(tmp_path, checks)
+    lines = out.splitlines()
+    # The labels are padded to the widest one shown: read with two spaces after each.
+    assert (got, err, [re.sub(r"^NOTE +", "NOTE  ", line) for line in lines if line.startswith("NOTE")]) == (
+        code, "", notes)
+    assert lines[-1].endswith(f" in plan.json: {counts}")
+    got, doc = results(tmp_path, checks)
+    assert (got, [[w["origin"] for w in r.get("unused_waivers", [])] for r in doc["results"]]) == (code, unused)
+    assert ["unused_waivers" in r for r in doc["results"]] == ["waive" in part for part in checks.split("[[check]]")[1:]]
+
+
+# (the waivers' elements, the objects failing) -> the NOTE lines.
+EACH_UNUSED_TABLE = [
+    pytest.param(("aws_s3_bucket.a",), ("a",), [], id="it-waives-its-object"),
+    pytest.param(("aws_s3_bucket.c",), ("a",),
+                 [_unused("checks.toml:1 check[0].waive[0]", "* element aws_s3_bucket.c",
+                          "no failure of ExpectEachNullValue matched it")], id="its-object-fails-no-more"),
+    pytest.param(("aws_s3_bucket.a",), ("a", "b"), [], id="it-names-one-object-of-a-failure-still-failing"),
+    pytest.param((SHOWN_KEYED,), ("one",), [], id="a-secret-key-as-shown-is-said-on-the-failure-line"),
+]
+
+
+@pytest.mark.parametrize(("elements", "tagged", "notes"), EACH_UNUSED_TABLE)
+def test_a_whole_plan_checks_waiver_that_waives_no_object_is_noted(tmp_path: Path, elements: tuple[str, ...],
+                                                                  tagged: tuple[str, ...], notes: list[str]) -> None:
+    _, out, err = _each_waived(tmp_path, tagged, _waiving(*elements), None)
+    assert (err, [re.sub(r"^NOTE +", "NOTE  ", line) for line in out.splitlines() if line.startswith("NOTE")]) == (
+        "", notes)
+
+
+def test_a_waiver_that_waives_nothing_is_noted_also_with_quiet(tmp_path: Path) -> None:
+    code, out, _ = cli(tmp_path, entry(NO_DESTROYS, '[{ address = "aws_s3_bucket.olt", reason = "r" }]'), "--quiet")
+    assert (code, [line for line in out.splitlines() if not line.startswith(" ")][-1]) == (
+        1, "NOTE  checks.toml:1 check[0].waive[0] (aws_s3_bucket.olt) waived nothing: no failure of ExpectNoDestroys "
+           "matched it (correct it, or remove it)")
+
+
+#: Plans of a run of many: a.json destroys aws_s3_bucket.old, b.json nothing.
+_MANY = {"a.json": ["aws_s3_bucket.old"], "b.json": []}
+
+
+def _many_run(tmp_path: Path, waive: str, *argv: str) -> clirun.Ran:
+    for name, destroyed in _MANY.items():
+        plan = {**plan_document(), "resource_changes": [change(a, ["delete"], None, before={}) for a in destroyed]}
+        (tmp_path / name).write_text(json.dumps(plan), "utf-8")
+    (tmp_path / "checks.toml").write_text(entry(NO_DESTROYS, waive), "utf-8")
+    return clirun.cli(*_MANY, "-c", "checks.toml", *argv, cwd=tmp_path, environ={**clirun.HERMETIC,
+                                                                                   "TFPLANCHECK_TODAY": TODAY})
+
+
+# (the waivers, the run's options) -> each plan's JSON unused waivers' origins. A waiver is judged by the whole run:
+# unused when no plan's failure matched it, noted once, with the first plan its plan glob takes (else the first).
+MANY_UNUSED_TABLE = [
+    pytest.param('[{ address = "aws_s3_bucket.old", reason = "r" }]', ("--jobs", "2"), [[], []],
+                 id="used-in-one-plan-is-used"),
+    pytest.param('[{ address = "aws_s3_bucket.olt", reason = "r" }]', ("--jobs", "2"), [["w0"], []],
+                 id="unused-is-noted-with-the-first-plan"),
+    pytest.param('[{ address = "aws_s3_bucket.old", reason = "r" }, { address = "aws_s3_bucket.old", reason = "r", '
+                 'plan = "b*" }]', ("--jobs", "2"), [[], ["w1"]], id="with-the-first-plan-its-glob-takes"),
+    pytest.param('[{ address = "aws_s3_bucket.olt", reason = "r" }]', ("--jobs", "1"), [["w0"], []],
+                 id="in-one-process-too"),
+    pytest.param('[{ address = "aws_s3_bucket.old", reason = "r" }, { address = "aws_s3_bucket.olt", reason = "r", '
+                 'plan = "b*" }, { address = "aws_s3_bucket.olt", reason = "r", plan = "envs/*" }]', ("--jobs", "2"),
+                 [[], ["w1"]], id="a-glob-taking-no-plan-of-the-run-is-out-of-scope"),
+    pytest.param('[{ address = "aws_s3_bucket.olt", reason = "r" }]', ("--baseline", "base.json"), [["w0"], []],
+                 id="judged-by-a-baseline-too"),
+]
+
+
+@pytest.mark.parametrize(("waive", "argv", "unused"), MANY_UNUSED_TABLE)
+def test_a_run_of_many_plans_notes_a_waiver_no_plan_used_once(tmp_path: Path, waive: str, argv: tuple[str, ...],
+                                                                unused: list[list[str]]) -> None:
+    (tmp_path / "base.json").write_text('{"tfplancheck_baseline": 1, "failures": []}', "utf-8")
+    code, out, _ = _many_run(tmp_path, waive, *argv, "--format", "json")
+    doc = json.loads(out)
+    VALIDATOR.validate(doc)
+    origins = [[w["origin"].replace("checks.toml:1 check[0].waive[", "w")[:-1] for w in p["results"][0]["unused_waivers"]]
+               for p in doc["plans"]]
+    assert (code, origins) == (0 if "aws_s3_bucket.old" in waive else 1, unused)
+    _, text, _ = _many_run(tmp_path, waive, *argv)
+    assert text.count("waived nothing") == sum(map(len, unused))
+
+
+#: A secret planted as a for_each key, and a waiver naming it: the waiver's text is the user's, its scrub the plan's.
+GATE24 = "hunter2-GATE24"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit", "sarif", "github", "markdown"])
+def test_no_secret_reaches_any_format_of_a_waiver_that_waives_nothing(tmp_path: Path, fmt: str) -> None:
+    plan = {**plan_document(), "variables": {"pw": {"value": GATE24}},
+            "configuration": {"root_module": {"variables": {"pw": {"sensitive": True}}}},
+            "resource_changes": [change(f'aws_s3_bucket.k["{GATE24}"]', ["delete"], None, before={"pw": GATE24})]}
+    waive = (f"[{{ address = 'aws_s3_bucket.k[*]', reason = \"r\" }}, {{ address = 'aws_s3_bucket.k[\"{GATE24}\"]', "
+             f"reason = \"{GATE24}\" }}, {{ address = \"aws_s3_bucket.gone\", reason = \"{GATE24}\", plan = \"*.json\" }}, "
+             f"{{ address = \"aws_s3_bucket.gone\", reason = \"r\", plan = \"{GATE24}/*\" }}]")
+    code, out, _ = cli(tmp_path, entry(NO_DESTROYS, waive), "--format", fmt, "--report", "json=report.json",
+                       plan=plan, never=(GATE24,))
+    report = (tmp_path / "report.json").read_text("utf-8")
+    (result,) = json.loads(report)["results"]
+    assert (code, GATE24 in report, [w["address"] for w in result["unused_waivers"]]) == (
+        0, False, ['aws_s3_bucket.k["(sensitive)"]', "aws_s3_bucket.gone"])
+    if fmt != "json":
+        shown = out.replace("\\", "")  # Markdown's escapes
+        assert (shown.count("waived nothing"), shown.count("aws_s3_bucket.gone in *.json")) == (2, 1), out

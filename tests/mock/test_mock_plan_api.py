@@ -86,6 +86,9 @@ def bad_arguments(tmp: Path) -> list[Any]:
         pytest.param({"var_files": "a.tfvars"}, "var_files", "var_files: expected a list, got str", id="var-files-str"),
         pytest.param({"var_files": [missing]}, "var_files", f"var_files[0]: {missing}: no such file",
                      id="var-files-missing"),
+        # It said "no such file" of a directory that is there, as mock-plan --var-file did.
+        pytest.param({"var_files": [EXAMPLE]}, "var_files", f"var_files[0]: {EXAMPLE}: is a directory",
+                     id="var-files-a-directory"),
         pytest.param({"timeout": 0}, "timeout",
                      "timeout 0: expected a number of seconds greater than 0 and at most 604800 (a week)", id="timeout"),
         pytest.param({"out": 5}, "out", "out: expected a path (str or os.PathLike), got int", id="out-int"),
