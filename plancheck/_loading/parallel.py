@@ -221,9 +221,11 @@ def _closing_members(text: str, after: int, next_key: int | None, guessed: Any) 
 def _thunk(
     text: str, start: int, key: str, node: SchemaNode | None, source: str | None, split: SplitPlan
 ) -> Callable[[], Any]:
+    whole, lenient = split.whole, split.lenient  # not the split: a closure holding it would make a cycle (see split.py)
+
     def load() -> Any:
-        value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,), whole=split.lenient)
-        return validated(value, (key,), node, source, whole=split.whole)
+        value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,), whole=lenient)
+        return validated(value, (key,), node, source, whole=whole)
 
     return load
 
