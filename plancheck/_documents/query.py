@@ -17,13 +17,9 @@ partial) is refused with an :class:`ErroredQueryError`, unless ``allow_errored=T
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from typing import Any, final
-
-from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step, Traverse
 
 from .._errors import QUERY_PARTIAL_NOTE, ArgumentError
 from .._frozen import ReadOnly, public
@@ -37,7 +33,7 @@ from .._loading.query import (
 )
 from .._redact import Secrets
 from . import met as met_module
-from .sensitive import marked_strings
+from .sensitive import list_start_secrets, parse_cty_path
 
 __all__ = [
     "QueryOutput",
@@ -50,38 +46,6 @@ __all__ = [
 ]
 
 _EMPTY: Mapping[str, Any] = {}
-
-_CTY_STEP = re.compile(r'\.([^.\[\]"]+)|\[("(?:[^"\\]|\\.)*")\]|\[(0|[1-9][0-9]*)\]')
-
-
-def parse_cty_path(text: str) -> Path | None:
-    """A path as Terraform prints it in ``sensitive_attribute_paths`` (``.a["k"][0]``), or None if it is not one.
-
-    >>> parse_cty_path('.tags["secret"]'), parse_cty_path(".list[1]"), parse_cty_path(".config_block.token")
-    (Path(MapStep('tags'), MapStep('secret')), Path(MapStep('list'), SliceStep(1)), Path(MapStep('config_block'), MapStep('token')))
-    >>> parse_cty_path("tags[") is None
-    True
-    """
-    steps: list[Step] = []
-    pos = 0
-    while pos < len(text):
-        match = _CTY_STEP.match(text, pos)
-        if match is None:
-            return None
-        name, quoted, index = match.groups()
-        if name is not None:
-            steps.append(MapStep(name))
-        elif quoted is not None:
-            try:
-                key = json.loads(quoted)
-            except ValueError:
-                return None
-            steps.append(MapStep(key))
-        else:
-            steps.append(SliceStep(int(index)))
-        pos = match.end()
-    return Path(*steps)
-
 
 def list_block_address(address: str) -> str:
     """A list block's address without Terraform's ``list.`` prefix, as Go's query checks compare them.
@@ -154,17 +118,7 @@ class QueryStart(_Message):
         ...     "sensitive_attribute_paths": ['.t["k"]']}}).secret_strings())
         ['v-secret']
         """
-        config = self.input_config
-        for text in self.sensitive_attribute_paths:
-            path = parse_cty_path(text)
-            if path is None:
-                yield from marked_strings(config, True)
-                return
-            try:
-                value = Traverse(config, path)
-            except PathNotFoundError:
-                continue
-            yield from marked_strings(value, True)
+        return list_start_secrets(self._data)
 
     def __repr__(self) -> str:
         return f"<QueryStart {self.address}>"

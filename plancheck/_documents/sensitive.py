@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
@@ -9,12 +10,14 @@ from itertools import repeat
 from operator import is_
 from typing import Any, Final, Protocol
 
+from tfjsonpath import MapStep, Path, PathNotFoundError, SliceStep, Step, Traverse
+
 from .._errors import DocumentFormatError, PlanFormatError, StateFormatError
 from .._loading.collector import collector_off
 from .._loading.jsontext import spelled_alike
 from .._loading.lazy import LazyObject
 from .._loading.validate import register_secret_test
-from .._redact import NO_SECRETS, Marks, Secrets, collect_secret_strings, contains_sensitive, fit_marks
+from .._redact import Marks, Secrets, collect_secret_strings, contains_sensitive, fit_marks
 from .._text import config_parts
 
 __all__ = [
@@ -24,8 +27,10 @@ __all__ = [
     "collect_plan_secrets",
     "collect_state_secrets",
     "configuration_may_hold_secrets",
+    "list_start_secrets",
     "marked_strings",
     "marks_may_hold_secrets",
+    "parse_cty_path",
     "secret_test",
     "secrets_of",
     "shown_address",
@@ -467,6 +472,70 @@ def _nested(at: tuple[str | int, ...], value: Any) -> Any:
     return value
 
 
+_CTY_STEP = re.compile(r'\.([^.\[\]"]+)|\[("(?:[^"\\]|\\.)*")\]|\[(0|[1-9][0-9]*)\]')
+
+
+def parse_cty_path(text: str) -> Path | None:
+    """A path as Terraform prints it in ``sensitive_attribute_paths`` (``.a["k"][0]``), or None if it is not one.
+
+    >>> parse_cty_path('.tags["secret"]'), parse_cty_path(".list[1]"), parse_cty_path(".config_block.token")
+    (Path(MapStep('tags'), MapStep('secret')), Path(MapStep('list'), SliceStep(1)), Path(MapStep('config_block'), MapStep('token')))
+    >>> parse_cty_path("tags[") is None
+    True
+    """
+    steps: list[Step] = []
+    pos = 0
+    while pos < len(text):
+        match = _CTY_STEP.match(text, pos)
+        if match is None:
+            return None
+        name, quoted, index = match.groups()
+        if name is not None:
+            steps.append(MapStep(name))
+        elif quoted is not None:
+            try:
+                key = json.loads(quoted)
+            except ValueError:
+                return None
+            steps.append(MapStep(key))
+        else:
+            steps.append(SliceStep(int(index)))
+        pos = match.end()
+    return Path(*steps)
+
+
+def list_start_secrets(body: Mapping[str, Any]) -> Iterator[str]:
+    """Every string under a sensitive attribute path of the ``input_config`` of a ``list_start`` message's ``body``
+    (all of it, if a path is unreadable): the query output's secrets (:attr:`plancheck.querycheck.QueryOutput.secrets`).
+
+    >>> sorted(list_start_secrets({"input_config": {"t": {"k": "v-secret"}, "n": "x"}, "sensitive_attribute_paths": ['.t["k"]']}))
+    ['v-secret']
+    """
+    config = body.get("input_config")
+    for text in body.get("sensitive_attribute_paths") or ():
+        path = parse_cty_path(text)
+        if path is None:
+            yield from marked_strings(config, True)
+            return
+        try:
+            value = Traverse(config, path)
+        except PathNotFoundError:
+            continue
+        yield from marked_strings(value, True)
+
+
+def _query_secrets(document: Any) -> Secrets:
+    """The secrets of query output: ``document`` is one message (a schema error's), or every message of the output (a
+    location's in a line broken inside a value, :func:`plancheck._loading.query.read_query`)."""
+    messages = document if isinstance(document, list) else [document]
+    return Secrets(
+        text
+        for message in messages
+        if isinstance(message, Mapping) and message.get("type") == "list_start" and isinstance(message.get("list_start"), Mapping)
+        for text in list_start_secrets(message["list_start"])
+    )
+
+
 def secret_test(error: type[DocumentFormatError], document: Any, at: tuple[str | int, ...]) -> Callable[[str], bool]:
     """The test whether a text a schema error would show from ``document`` (found at ``at`` in its whole document,
     which failed to load: a quoted value, a location's key) shows a secret of it: its secrets gathered once, as a
@@ -483,8 +552,8 @@ def secret_test(error: type[DocumentFormatError], document: Any, at: tuple[str |
         secrets = collect_state_secrets(whole)
     elif issubclass(error, PlanFormatError):
         secrets = collect_plan_secrets(whole)
-    else:  # a query message quotes only its count (list_complete.total), outside every value
-        secrets = NO_SECRETS
+    else:  # query output's: a list block's sensitive input
+        secrets = _query_secrets(whole)
     return lambda text: secrets.scrub(text) != text  # shown as every secret is where the user asked to see them
 
 

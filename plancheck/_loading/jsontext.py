@@ -46,7 +46,7 @@ from typing import Any, Final, Literal, cast
 
 from .._errors import ArgumentError, DocumentFormatError, PlanFormatError, StateFormatError
 from .collector import collector_off
-from .location import PathKey, hidden_from, hidden_inside, json_location
+from .location import PathKey, hidden_inside, hidden_keys_from, json_location
 
 __all__ = [
     "PARSERS",
@@ -62,6 +62,7 @@ __all__ = [
     "fast_parser_available",
     "loads_exact",
     "marking_repeats",
+    "read_leniently",
     "repeated_key_error",
     "repeats_ruled_out",
     "resolve_parser",
@@ -433,7 +434,11 @@ def check_utf8(data: bytes, *, error: type[DocumentFormatError], source: str | N
 
 
 def _loads_stdlib(
-    data: str | bytes, error: type[DocumentFormatError], source: str | None, where: PathKey
+    data: str | bytes,
+    error: type[DocumentFormatError],
+    source: str | None,
+    where: PathKey,
+    whole: Callable[[], Any] | None = None,
 ) -> Any:
     text = data if isinstance(data, str) else decode_text(bytes(data), error=error, source=source)
     try:
@@ -455,7 +460,7 @@ def _loads_stdlib(
             return value
     except (JSONDecodeError, _NonStandardConstant, _Located) as exc:
         if isinstance(exc, _Located):
-            exc.start = start
+            exc.start, exc.whole = start, whole
         raise _syntax_error(_relocated(exc, where) if where else exc, error, source) from None
 
 
@@ -478,12 +483,15 @@ def loads_exact(
     source: str | None = None,
     parser: str = "auto",
     where: PathKey = (),
+    whole: Callable[[], Any] | None = None,
 ) -> Any:
     """Parse a whole JSON document exactly (see the module docstring): str, bytes, or a ``msgspec.Raw``.
 
     ``where`` is the JSON location of ``data`` in a larger document it was cut from (a
     value parsed on first access): an error then names its location in that document,
-    without a line and column, which would count from the start of the piece.
+    without a line and column, which would count from the start of the piece. ``whole()`` reads that
+    document leniently (:func:`read_leniently`), or, for ``data`` that is one line of JSON lines, every line's
+    value: the keys of an error's location that spell one of its secrets are hidden (:meth:`_Located.location`).
 
     >>> loads_exact(b'{"n": 1.1, "big": 123456789012345678901234567890}')
     {'n': Decimal('1.1'), 'big': 123456789012345678901234567890}
@@ -508,16 +516,23 @@ def loads_exact(
                     return value
         except Exception:
             pass
-    return _loads_stdlib(data, error, source, where)
+    return _loads_stdlib(data, error, source, where, whole)
 
 
 def scan_exact(
-    text: str, start: int, *, error: type[DocumentFormatError], source: str | None = None, where: PathKey = ()
+    text: str,
+    start: int,
+    *,
+    error: type[DocumentFormatError],
+    source: str | None = None,
+    where: PathKey = (),
+    whole: Callable[[], Any] | None = None,
 ) -> Any:
     """Parse the JSON value starting at ``start`` of ``text`` (a part of a document known to be valid JSON).
 
     ``where`` is the value's JSON location in the document, for errors (a number Decimal
-    cannot hold); the line and column count from the start of ``text``.
+    cannot hold); the line and column count from the start of ``text``; ``whole()`` reads the document
+    leniently, for the secrets an error's location hides (see :func:`loads_exact`).
 
     >>> scan_exact('{"a": [1, 2.5]}', 6, error=DocumentFormatError)
     [1, Decimal('2.5')]
@@ -534,7 +549,7 @@ def scan_exact(
         raise _syntax_error(JSONDecodeError("Expecting value", text, stop.value), error, source) from None
     except (JSONDecodeError, _NonStandardConstant, _Located) as exc:
         if isinstance(exc, _Located):
-            exc.start, exc.at = start, where
+            exc.start, exc.at, exc.whole = start, where, whole
         raise _syntax_error(exc, error, source) from None
 
 
@@ -553,11 +568,29 @@ _WINDOW: Final = 256
 _REREAD_MAX: Final = 64 << 20
 
 
+def read_leniently(data: str | bytes, start: int = 0) -> Any:
+    """The JSON value at ``start`` of ``data`` as an error's location reads it for its marks and secrets: leniently (a
+    repeated key's last value, a number as a float), raising for a text over 64 MB (whose keys inside a value are then
+    all hidden: failing closed, rather than a document that large parsed twice) or one broken further on.
+
+    >>> read_leniently(b' {"a": 1, "a": 1e999999999999999999}')
+    {'a': inf}
+    """
+    too_long = DocumentFormatError("$", "a text of at most 64 MB to read again", found="a longer one")
+    if len(data) > 4 * _REREAD_MAX:  # longer than that in any encoding: not decoded for nothing
+        raise too_long
+    text = data if isinstance(data, str) else decode_text(bytes(data), error=DocumentFormatError)
+    if len(text) > _REREAD_MAX:
+        raise too_long
+    return json.JSONDecoder().raw_decode(text, _skip_ws(text, start).end())[0]
+
+
 class _Located(Exception):
     """A problem at ``pos`` of ``text``, at JSON ``path``, that the syntax alone does not show.
 
-    ``start`` is where the value read starts in ``text``, ``at`` its location in its whole document (set by the
-    reader that catches it): its location's keys are shown only where they are no secret (:meth:`location`).
+    ``start`` is where the value read starts in ``text``, ``at`` its location in its whole document, ``whole`` what
+    reads that document, or the lines of a JSON-lines text, again (set by the reader that catches it): its
+    location's keys are shown only where they are no secret (:meth:`location`).
     """
 
     def __init__(self, text: str, pos: int, path: PathKey) -> None:
@@ -568,22 +601,29 @@ class _Located(Exception):
         self.positions = True
         self.start = 0
         self.at: PathKey = ()
+        self.whole: Callable[[], Any] | None = None
 
-    def location(self) -> str:
-        """``path`` as a location, a key of a sensitive map in it hidden: the value is read again, leniently (a
-        repeated key's last value, a number as a float), for its marks (:func:`~plancheck._loading.location.hidden_from`).
+    def location(self, error: type[DocumentFormatError]) -> str:
+        """``path`` as a location, hiding a key of a sensitive map and a key that spells a secret of the document
+        (:func:`~plancheck._loading.location.hidden_keys_from`, the rule of a schema error's location): the document
+        is read again, leniently (:func:`read_leniently`), the whole one a value was cut from (``whole``) too.
 
         >>> text = '{"after": {"tags": {"k-secret": 1, "k-secret": 2}}, "after_sensitive": {"tags": true}}'
-        >>> _Located(text, 30, ("after", "tags", "k-secret")).location()
+        >>> _Located(text, 30, ("after", "tags", "k-secret")).location(PlanFormatError)
         '$.after.tags["(sensitive)"]'
         """
-        if len(self.text) > _REREAD_MAX:
-            return json_location(self.path, hidden_inside(self.path, self.at))
+        from .validate import _secret_asker  # an error's location only: the registered secret test
+
+        whole, at = self.whole, self.at
         try:
-            value = json.JSONDecoder().raw_decode(self.text, self.start)[0]
+            if whole is not None and at:  # a value cut from a document: located, and its secrets read, in the whole
+                document, at, whole = whole(), (), None
+            else:
+                document = read_leniently(self.text, self.start)
         except Exception:  # broken further on, too deep, too large: no marks, every key inside a value hidden
             return json_location(self.path, hidden_inside(self.path, self.at))
-        return json_location(self.path, hidden_from(self.path, value, self.at))
+        shows = _secret_asker(whole or (lambda: document), at, error)
+        return json_location(self.path, hidden_keys_from(self.path, document, at, shows))
 
     def _where(self) -> str:
         if not self.positions:
@@ -602,7 +642,7 @@ class _NumberOutOfRange(_Located):
     def error(self, error: type[DocumentFormatError], source: str | None) -> DocumentFormatError:
         # The number itself is not shown: it may be a secret.
         return error(
-            self.location(),
+            self.location(error),
             "a number that Python's Decimal can hold "
             "(exponent at most decimal.MAX_EMAX, no digit below 10**decimal.MIN_ETINY)",
             found=f"a number beyond that range{self._where()}",
@@ -614,7 +654,7 @@ class _KeyRepeated(_Located):
     """The key at ``pos`` of ``text`` (JSON ``path``, ending with the key) was already in its object."""
 
     def error(self, error: type[DocumentFormatError], source: str | None) -> DocumentFormatError:
-        return repeated_key_error(self.path, error, source, self._where(), self.location())
+        return repeated_key_error(self.path, error, source, self._where(), self.location(error))
 
 
 def repeated_key_error(

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Final, cast
 
 from .._errors import PlanFormatError
-from .jsontext import decode_text, loads_exact, scan_exact, stdlib_scan
+from .jsontext import decode_text, loads_exact, read_leniently, scan_exact, stdlib_scan
 from .lazy import Thunk
 from .lifecycle import release, start_held
 from .members import Member, find_members
@@ -219,10 +219,12 @@ def _closing_members(text: str, after: int, next_key: int | None, guessed: Any) 
 
 
 def _thunk(
-    text: str, start: int, key: str, node: SchemaNode | None, source: str | None, whole: Callable[[], Any]
+    text: str, start: int, key: str, node: SchemaNode | None, source: str | None, split: SplitPlan
 ) -> Callable[[], Any]:
+    whole, lenient = split.whole, split.lenient  # not the split: a closure holding it would make a cycle (see split.py)
+
     def load() -> Any:
-        value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,))
+        value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,), whole=lenient)
         return validated(value, (key,), node, source, whole=whole)
 
     return load
@@ -318,7 +320,10 @@ def _assemble(
     validator = plan_validator()
     # The whole text parsed again, unvalidated, for the secrets an error of a value parsed later hides (see
     # SplitPlan): the thunks keep the text in any case.
-    split = SplitPlan(whole=functools.partial(loads_exact, text, error=PlanFormatError, source=source, parser="stdlib"))
+    split = SplitPlan(
+        whole=functools.partial(loads_exact, text, error=PlanFormatError, source=source, parser="stdlib"),
+        lenient=functools.partial(read_leniently, text),
+    )
     for key, start, end, first in members:
         node = validator.root.member(key)
         json_type = {"{": "object", "[": "array"}.get(first)
@@ -330,10 +335,10 @@ def _assemble(
             and end - start >= DEFER_MIN_BYTES
             and (node is None or node.shallow or key in VALIDATED_WHEN_READ)
         ):
-            split.view[key] = split.values[key] = Thunk(json_type, _thunk(text, start, key, node, source, split.whole))
+            split.view[key] = split.values[key] = Thunk(json_type, _thunk(text, start, key, node, source, split))
             continue
         else:
-            value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,))
+            value = scan_exact(text, start, error=PlanFormatError, source=source, where=(key,), whole=split.lenient)
         split.view[key] = value
         split.values[key] = value
     return split

@@ -20,7 +20,7 @@ from typing import Any, Final
 
 from .._errors import ArgumentError, DocumentFormatError
 from .._frozen import public
-from .jsontext import decode_text, loads_exact
+from .jsontext import decode_text, loads_exact, read_leniently
 from .load import refuse_cycle
 from .source import read_bytes
 from .validate import VALIDATION_MODES, SchemaValidator, load_schema, mode_error, render_violation, to_builtin
@@ -224,6 +224,19 @@ def _lines(text: str) -> Iterable[tuple[int, str]]:
             yield number, line
 
 
+def _read_leniently(text: str) -> list[Any]:
+    """Every line's message read leniently (:func:`~plancheck._loading.jsontext.read_leniently`): the output whose
+    secrets the location of a line broken inside a value hides. A line not even that reads holds none that can be told.
+    """
+    messages = []
+    for _, line in _lines(text):
+        try:
+            messages.append(read_leniently(line))
+        except (ValueError, RecursionError):
+            continue
+    return messages
+
+
 def read_query(
     source: Any, *, validation: str = "fast", parser: str = "auto", max_bytes: int | None = None
 ) -> tuple[list[QueryLine], str | None]:
@@ -251,9 +264,10 @@ def read_query(
     text = data if isinstance(data, str) else decode_text(data, error=QueryFormatError, source=name)
     text = text.removeprefix("\ufeff")
     parsed: list[tuple[int | None, Any]] = []
+    whole = partial(_read_leniently, text)  # a line's secrets are the output's (a list block's sensitive input)
     for number, line in _lines(text):
         try:
-            parsed.append((number, loads_exact(line, error=QueryFormatError, source=name, parser=parser)))
+            parsed.append((number, loads_exact(line, error=QueryFormatError, source=name, parser=parser, whole=whole)))
         except DocumentFormatError as exc:
             raise _relocated(exc, number, name) from None
     return validate_messages(parsed, source=name, validation=validation), name

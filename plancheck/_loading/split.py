@@ -41,7 +41,7 @@ from functools import cache, partial
 from typing import Any, Final, Literal, cast
 
 from .._errors import DocumentFormatError, PlanFormatError
-from .jsontext import loads_exact
+from .jsontext import loads_exact, read_leniently
 from .lazy import LazyEntries, Thunk
 from .location import PathKey
 from .validate import Deferred, SchemaNode, SchemaValidator, plan_validator, render_violation
@@ -86,10 +86,12 @@ class SplitPlan:
     taken without parsing the entries, for the index. ``texts[name]`` is the unparsed text
     (a ``msgspec.Raw``) of each member left unparsed, entry arrays included. ``whole()`` parses the whole
     text again, unvalidated, for the secrets an error of a piece validated alone hides (the error of the
-    plan loaded whole hides those of the document it parsed).
+    plan loaded whole hides those of the document it parsed); ``lenient()`` reads it as an error of a text broken
+    inside a piece (a repeated key) reads it (:func:`~plancheck._loading.jsontext.read_leniently`), for the same.
     """
 
     whole: Callable[[], Any]
+    lenient: Callable[[], Any]
     view: dict[str, Any] = field(default_factory=dict)
     values: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, LazyEntries] = field(default_factory=dict)
@@ -173,17 +175,22 @@ def _entry_decoders() -> tuple[Any, Any]:
 
 
 def exact_raw(
-    raw: Any, where: PathKey, source: str | None, error: type[DocumentFormatError] = PlanFormatError
+    raw: Any,
+    where: PathKey,
+    source: str | None,
+    error: type[DocumentFormatError] = PlanFormatError,
+    whole: Callable[[], Any] | None = None,
 ) -> Any:
     """Parse one unparsed value exactly (msgspec, or the standard library when msgspec balks).
 
     ``where`` locates the value in its document, for errors (``error``, a plan's by default): a
-    number Decimal cannot hold is found only here (checking the syntax does not convert numbers).
+    number Decimal cannot hold is found only here (checking the syntax does not convert numbers);
+    ``whole()`` reads the document leniently, for the secrets such an error's location hides.
 
     >>> exact_raw(b'{"n": 1.50}', ("x",), None)
     {'n': Decimal('1.50')}
     """
-    return loads_exact(raw, error=error, source=source, parser="fast", where=where)
+    return loads_exact(raw, error=error, source=source, parser="fast", where=where, whole=whole)
 
 
 _skip_ws: Final = cast(Callable[[bytes, int], "re.Match[bytes]"], re.compile(rb"[ \t\n\r]*").match)
@@ -303,7 +310,7 @@ _VALID_ENTRY: Final = Deferred("object")
 
 
 def _check_entries(
-    key: str, raw: Any, raws: Sequence[Any], source: str | None
+    key: str, raw: Any, raws: Sequence[Any], source: str | None, lenient: Callable[[], Any]
 ) -> tuple[Any, list[tuple[Any, Any]]]:
     """The validation view of an entry array, and each entry's (address, deposed).
 
@@ -328,27 +335,33 @@ def _check_entries(
             one.decode(entry_raw)
             view.append(_VALID_ENTRY)
         except (msgspec.ValidationError, ArithmeticError):
-            view.append(exact_raw(entry_raw, (key, i), source))
+            view.append(exact_raw(entry_raw, (key, i), source, whole=lenient))
     return view, []
 
 
-def _entry_loader(key: str, raws: Sequence[Any], source: str | None, whole: Callable[[], Any]) -> Callable[[int], Any]:
+# The loaders below take the split's readers, not the split: a closure holding it would make a cycle (the split holds
+# the closures), keeping its view alive to the garbage collector, which measurably walked it (+54M instructions).
+def _entry_loader(
+    key: str, raws: Sequence[Any], source: str | None, whole: Callable[[], Any], lenient: Callable[[], Any]
+) -> Callable[[int], Any]:
     item = plan_validator().node_at("resource_changes").items
 
     def entry(i: int) -> Any:
-        return validated(exact_raw(raws[i], (key, i), source), (key, i), item, source, whole=whole)
+        return validated(exact_raw(raws[i], (key, i), source, whole=lenient), (key, i), item, source, whole=whole)
 
     return entry
 
 
-def _entries_loader(key: str, raw: Any, source: str | None, whole: Callable[[], Any]) -> Callable[[], list[Any]]:
+def _entries_loader(
+    key: str, raw: Any, source: str | None, whole: Callable[[], Any], lenient: Callable[[], Any]
+) -> Callable[[], list[Any]]:
     """Every entry of the array ``raw`` parsed in one call, each validated as :func:`_entry_loader` does."""
     validator = plan_validator()
     array = validator.node_at("resource_changes")
     item = array.items
 
     def entries() -> list[Any]:
-        parsed = exact_raw(raw, (key,), source)
+        parsed = exact_raw(raw, (key,), source, whole=lenient)
         if not isinstance(parsed, list) or not validator.is_valid(parsed, array):
             # Find the first bad entry, with its location, the way one-by-one reading does.
             return [validated(value, (key, i), item, source, whole=whole) for i, value in enumerate(parsed)]
@@ -358,10 +371,10 @@ def _entries_loader(key: str, raw: Any, source: str | None, whole: Callable[[], 
 
 
 def _member_loader(
-    key: str, raw: Any, node: SchemaNode | None, source: str | None, whole: Callable[[], Any]
+    key: str, raw: Any, node: SchemaNode | None, source: str | None, whole: Callable[[], Any], lenient: Callable[[], Any]
 ) -> Callable[[], Any]:
     def member() -> Any:
-        return validated(exact_raw(raw, (key,), source), (key,), node, source, whole=whole)
+        return validated(exact_raw(raw, (key,), source, whole=lenient), (key,), node, source, whole=whole)
 
     return member
 
@@ -384,7 +397,7 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
     validator = plan_validator()
     # Unvalidated, as the whole parse reads it: a piece that fails validation is in it too. The text is kept by
     # the pieces left unparsed (each a msgspec.Raw of it) in any case.
-    split = SplitPlan(whole=partial(exact_raw, data, (), source))
+    split = SplitPlan(whole=partial(exact_raw, data, (), source), lenient=partial(read_leniently, data))
     for key, raw in top.items():
         view = memoryview(raw)
         size = len(view)
@@ -396,9 +409,11 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
             except Exception:
                 return None
             entries = LazyEntries(
-                len(raws), _entry_loader(key, raws, source, split.whole), _entries_loader(key, raw, source, split.whole)
+                len(raws),
+                _entry_loader(key, raws, source, split.whole, split.lenient),
+                _entries_loader(key, raw, source, split.whole, split.lenient),
             )
-            split.view[key], split.keys[key] = _check_entries(key, raw, raws, source)
+            split.view[key], split.keys[key] = _check_entries(key, raw, raws, source, split.lenient)
             split.values[key] = split.entries[key] = entries
             split.texts[key] = raw
             continue
@@ -410,10 +425,11 @@ def split_fast(data: bytes, source: str | None = None) -> SplitPlan | None:
             and (node is None or node.shallow or key in VALIDATED_WHEN_READ)
         ):
             # Only its JSON type is checked now; the rest when it is first read.
-            split.view[key] = split.values[key] = Thunk(json_type, _member_loader(key, raw, node, source, split.whole))
+            member = _member_loader(key, raw, node, source, split.whole, split.lenient)
+            split.view[key] = split.values[key] = Thunk(json_type, member)
             split.texts[key] = raw
             continue
-        value = exact_raw(raw, (key,), source)
+        value = exact_raw(raw, (key,), source, whole=split.lenient)
         split.view[key] = value
         split.values[key] = value
     return split

@@ -24,7 +24,7 @@ from functools import cache, partial
 from typing import Any, Final
 
 from .._errors import DocumentFormatError, StateFormatError
-from .jsontext import encoded_colons, exact_numbers, repeats_ruled_out
+from .jsontext import encoded_colons, exact_numbers, read_leniently, repeats_ruled_out
 from .lazy import LazyObject, Thunk
 from .location import PathKey
 from .split import (
@@ -140,8 +140,8 @@ class _TooDeep(Exception):
     """Modules nested deeper than the one-scan struct reaches: take the slower route."""
 
 
-def _exact(raw: Any, where: PathKey, source: str | None) -> Any:
-    return exact_raw(raw, where, source, StateFormatError)
+def _exact(raw: Any, where: PathKey, source: str | None, whole: Callable[[], Any] | None = None) -> Any:
+    return exact_raw(raw, where, source, StateFormatError, whole)
 
 
 def _validated(
@@ -156,18 +156,21 @@ def _deferred(raw: Any, where: PathKey, node: SchemaNode | None, splitter: _Spli
 
     def load() -> Any:
         source = splitter.source
-        return _validated(_exact(raw, where, source), where, node, source, splitter.whole)
+        return _validated(_exact(raw, where, source, splitter.lenient), where, node, source, splitter.whole)
 
     return load
 
 
 class _Splitter:
-    def __init__(self, source: str | None, whole: Callable[[], Any]) -> None:
+    def __init__(self, source: str | None, data: bytes) -> None:
         import msgspec
 
         self.msgspec = msgspec
         self.source = source
-        self.whole = whole  # the whole state parsed again, unvalidated, for the secrets an error hides
+        # The whole state parsed again, unvalidated, for the secrets an error hides (a schema error's; the lenient
+        # reading, a repeated key's). The pieces left unparsed (each a msgspec.Raw of it) keep the text in any case.
+        self.whole = partial(exact_raw, data, (), source, StateFormatError)
+        self.lenient = partial(read_leniently, data)
         self.resource = _resource_node()
         self.lazy, self.one, self.many, self.values_decoder = _resource_decoders()
         self.raw_members: Any = dict[str, msgspec.Raw]
@@ -335,10 +338,8 @@ def split_state(data: bytes, source: str | None = None) -> SplitState | None:
     top = raw_members(data)
     if top is None:
         return None  # not an object, or a repeated key: the full parse says where
-    # Unvalidated, as the whole parse reads it; the pieces left unparsed (each a msgspec.Raw of it) keep the text.
-    whole = partial(exact_raw, data, (), source, StateFormatError)
     try:
-        split = _split(top, _Splitter(source, whole), source)
+        split = _split(top, _Splitter(source, data), source)
     except StateFormatError:
         # A value parsed now is bad (a number Decimal cannot hold, a repeated key): a full parse says where,
         # by line and column.
