@@ -612,7 +612,7 @@ class _Located(Exception):
         >>> _Located(text, 30, ("after", "tags", "k-secret")).location(PlanFormatError)
         '$.after.tags["(sensitive)"]'
         """
-        from .validate import _secret_asker  # an error's location only: the registered secret test
+        from .validate import secret_asker  # an error's location only: the registered secret test
 
         whole, at = self.whole, self.at
         try:
@@ -622,7 +622,7 @@ class _Located(Exception):
                 document = read_leniently(self.text, self.start)
         except Exception:  # broken further on, too deep, too large: no marks, every key inside a value hidden
             return json_location(self.path, hidden_inside(self.path, self.at))
-        shows = _secret_asker(whole or (lambda: document), at, error)
+        shows = secret_asker(whole or (lambda: document), at, error)
         return json_location(self.path, hidden_keys_from(self.path, document, at, shows))
 
     def _where(self) -> str:
