@@ -45,6 +45,7 @@ __all__ = [
     "exception_message",
     "exception_text",
     "flagged_sensitive",
+    "hcl_nested_assignments",
     "hcl_spans",
     "hcl_tokens",
     "heredoc_body",
@@ -918,6 +919,44 @@ def hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
             yield match["punct"], None, start
         elif match["op"] or match["other"]:
             yield "other", None, start
+
+
+def hcl_nested_assignments(
+    text: str, path: tuple[str, ...], names: frozenset[str]
+) -> Iterator[tuple[list[tuple[str, str | None]], str, int]]:
+    """(value tokens, value source, where it starts) of each ``NAME = VALUE`` of a native syntax file whose name is in ``names``,
+    inside the blocks ``path`` names from the top level (``("terraform", "encryption")``: a ``terraform`` block's
+    ``encryption`` blocks), however deep below them (a nested block's, an object's). A value ends where the next
+    argument or block of its level starts, or its level closes.
+
+    >>> [s for _, s, _ in hcl_nested_assignments('terraform {\\n encryption {\\n  key_provider "aws_kms" "k" {\\n'
+    ...     '   secret_key = "abc"\\n   assume_role_with_web_identity = { web_identity_token = "tok" }\\n  }\\n }\\n}',
+    ...     ("terraform", "encryption"), frozenset({"secret_key", "web_identity_token"}))]
+    [' "abc"\\n   ', ' "tok" ']
+    """
+    depth = 0
+    opened: list[str | None] = []  # the word before each open "{" (a block's type), None for any other bracket
+    reading: dict[int, tuple[int, list[tuple[str, str | None]]]] = {}  # depth -> (value start, tokens) being read
+    last: tuple[str, str | None, int] = ("", None, 0)
+    inside = False  # within the blocks of path
+    for kind, value, at in hcl_spans(text):
+        starts = last[0] == "word" and kind in ("=", "{")
+        if (starts or kind in ("}", "]", ")")) and depth in reading:
+            start, tokens = reading.pop(depth)
+            yield (tokens[:-1] if starts else tokens), text[start : last[2] if starts else at], start
+        for _, tokens in reading.values():
+            tokens.append((kind, value))
+        if inside and starts and kind == "=" and last[1] in names:
+            reading[depth] = (at + 1, [])
+        if kind in ("{", "[", "("):
+            opened.append(last[1] if last[0] == "word" and kind == "{" else None)
+            depth += 1
+        elif kind in ("}", "]", ")"):
+            opened = opened[:-1]
+            depth = max(depth - 1, 0)
+        inside = tuple(opened[: len(path)]) == path
+        last = (kind, value, at)
+    yield from ((tokens, text[start:], start) for start, tokens in reading.values())
 
 
 def heredoc_body(text: str, opening: re.Match[str]) -> tuple[str, int]:

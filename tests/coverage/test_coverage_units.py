@@ -634,3 +634,32 @@ def test_a_module_key_from_outside_cannot_forge_or_restyle_a_line_of_the_term_re
         "Missed:",
         "  evil\\x1b[31mred\\nFAKE LINE: not asserted: terraform_data.z",
     ]
+
+
+_PASSPHRASE = "hunter2-TOFU25"
+
+
+@pytest.mark.parametrize(("file", "text", "withheld"), [
+    pytest.param("main.tf", 'terraform {\n  encryption {\n    key_provider "pbkdf2" "k" {\n'
+                 f'      passphrase = "{_PASSPHRASE}"\n      key_length = 32\n    }}\n  }}\n}}\n', (4,), id="tf"),
+    pytest.param("main.tf", 'terraform {\n  encryption {\n    key_provider "pbkdf2" "k" {\n      passphrase = <<EOT\n'
+                 f'{_PASSPHRASE}\nEOT\n    }}\n  }}\n}}\n', (4, 5, 6), id="tf-heredoc"),
+    pytest.param("main.tf.json", '{"terraform": {\n  "encryption": {"key_provider": {"pbkdf2": {"k": {\n'
+                 f'    "passphrase": "{_PASSPHRASE}"}}}}}}}}\n  }}\n}}\n', (2, 3), id="json-the-encryption-member"),
+    pytest.param("main.tf", 'terraform {\n  encryption {\n    method "aes_gcm" "m" {\n'
+                 '      keys = key_provider.pbkdf2.k\n    }\n  }\n}\n', None, id="a-reference-is-no-key"),
+])
+def test_opentofu_encryption_keys_are_withheld(
+    tmp_path: Path, file: str, text: str, withheld: tuple[int, ...] | None
+) -> None:
+    """OpenTofu's literal encryption keys stand in no item, and no plan holds them. Before: shown on the HTML page."""
+    from plancheck._plugin.coverage.data import ModuleData
+    from plancheck._plugin.coverage.html import _sources
+    from plancheck._plugin.coverage.scan import scan_module
+
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    scanned = scan_module(tmp_path)
+    assert scanned.withheld == (((file, withheld),) if withheld else ())
+    page = _sources(ModuleData(local=True, withheld={file: set(withheld or ())}), tmp_path, None)
+    assert (_PASSPHRASE in page) is False
+    assert ("key_provider.pbkdf2.k" in page) is (withheld is None)

@@ -368,3 +368,52 @@ def test_a_call_has_one_escape_block(tmp_path: Path, flavor: Any) -> None:
         "(Terraform: Duplicate escaping block), found a second _ block (first at 1:45)"
     )
     assert _ESCAPED not in repr(caught.value)
+
+
+_KEY = "hunter2-TOFU25"
+_PBKDF2 = {"terraform": {"encryption": {"key_provider": {"pbkdf2": {"k": {"passphrase": _KEY, "key_length": 32}}},
+                                        "method": {"aes_gcm": {"m": {"keys": "${key_provider.pbkdf2.k}"}}}}}}
+
+
+@pytest.mark.parametrize(
+    ("document", "secret"),
+    [
+        pytest.param(_PBKDF2, _KEY, id="pbkdf2-passphrase"),
+        pytest.param({"terraform": [{"encryption": [{"key_provider": {"pbkdf2": {"k": {"passphrase": f"{_KEY}-${{var.x}}"}}}}]}]},
+                     f"{_KEY}-", id="a-templates-literal-part-in-arrays"),
+        pytest.param({"terraform": {"encryption": {"method": {"aes_gcm": {"m": {"keys": {"encryption_key": _KEY}}}}}}},
+                     _KEY, id="a-methods-literal-keys"),
+        pytest.param({"terraform": {"encryption": {"key_provider": {"gcp_kms": {"k": {
+            "kms_encryption_key": "projects/p/keys/k", "key_length": 32, "credentials": _KEY}}}}}}, _KEY,
+            id="gcp-kms-credentials"),
+        pytest.param({"terraform": {"encryption": {"key_provider": {"azure_vault": {"k": {
+            "vault_uri": "https://v.vault.azure.net", "client_secret": _KEY}}}}}}, _KEY, id="azure-vault-client-secret"),
+    ],
+)
+def test_opentofu_encryption_key_material_is_a_secret(tmp_path: Path, document: Any, secret: str) -> None:
+    """OpenTofu's encryption block takes its keys as literals no sensitive flag marks (internal/encryption: pbkdf2's
+    passphrase, a method's keys, a key provider's credentials). Before: none was a secret of the configuration."""
+    _write(tmp_path, {"main.tf.json": document})
+    for config in (load_config(tmp_path, flavor="opentofu"), parse_config(json.dumps(document), flavor="opentofu")):
+        assert secret in config.secrets
+        assert "${key_provider.pbkdf2.k}" not in config.secrets
+        assert "projects/p/keys/k" not in config.secrets
+        assert config.secrets.scrub(f"passphrase {_KEY}") == f"passphrase (sensitive){_KEY[len(secret):]}"
+        shown = [repr(config), *(repr(b) for b in config.blocks), *(repr(n) for b in config.blocks for n in b.blocks())]
+        assert not [text for text in shown if _KEY in text]
+
+
+def test_a_failing_template_check_does_not_show_the_passphrase() -> None:
+    """A check's failure is scrubbed of the configuration's secrets: the passphrase too, wherever it is copied.
+    Before: shown as written."""
+    from plancheck import ConfigCheckError
+    from plancheck.tfconfig import Template
+
+    document = {**_PBKDF2, "resource": {"terraform_data": {"a": {"input": _KEY}}}}
+    with pytest.raises(ConfigCheckError) as caught:
+        Template(parse_config(json.dumps(document), flavor="opentofu")).has_resource_properties(
+            "terraform_data", {"input": "other"}
+        )
+    assert "(sensitive)" in str(caught.value)
+    assert _KEY not in str(caught.value)
+    assert _KEY not in repr(caught.value)

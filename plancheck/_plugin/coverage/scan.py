@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from ..._errors import TfCheckError
-from ..._text import flagged_sensitive
+from ..._text import flagged_sensitive, hcl_nested_assignments
 
 __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate", "scan_module", "scan_text"]
 
@@ -96,7 +96,8 @@ class Declared(NamedTuple):
 
 
 class ScannedModule(NamedTuple):
-    """What a module directory's files declare: items in file order, and each file that could not be scanned.
+    """What a module directory's files declare: items in file order, and each file that could not be scanned;
+    ``withheld``: (file, lines) of values outside any item that must never be shown (OpenTofu's encryption keys).
 
     >>> ScannedModule((), ()).items
     ()
@@ -104,6 +105,7 @@ class ScannedModule(NamedTuple):
 
     items: tuple[Declared, ...]
     errors: tuple[str, ...]
+    withheld: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 class _Block:
@@ -366,7 +368,27 @@ def scan_text(text: str, name: str) -> list[Declared]:
     return found
 
 
-def _scan_json(path: Path, name: str) -> list[Declared]:
+def _encryption_lines(text: str) -> tuple[int, ...]:
+    """The lines of a ``.tf`` file's values that OpenTofu's ``encryption`` block takes as key material.
+
+    >>> _encryption_lines('terraform {\\n  encryption {\\n    key_provider "pbkdf2" "k" {\\n      passphrase = <<EOT\\n'
+    ...                   'hunter2\\nEOT\\n      key_length = 32\\n    }\\n  }\\n}\\n')
+    (4, 5, 6)
+    """
+    from ..._terraform.mock.plan import ENCRYPTION_SECRETS, REFERENCE
+
+    lines: list[int] = []
+    for _, source, start in hcl_nested_assignments(text, ("terraform", "encryption"), ENCRYPTION_SECRETS):
+        if REFERENCE.fullmatch(source.strip()):
+            continue  # names a key provider (key_provider.pbkdf2.k) or a variable: no key
+        first = text.count("\n", 0, start) + 1
+        lines.extend(range(first, first + source.rstrip().count("\n") + 1))
+    return tuple(lines)
+
+
+def _scan_json(path: Path, name: str) -> tuple[list[Declared], tuple[int, ...]]:
+    """The items of a ``.tf.json`` file, and the lines of its values OpenTofu's encryption takes as key material."""
+    from ..._terraform.mock.plan import encryption_value_secrets
     from ...tfconfig import ConfigFormatError, load_config
 
     # The plan does not say which tool wrote it: a file either reads is scanned as that one reads it (a module call's
@@ -381,6 +403,10 @@ def _scan_json(path: Path, name: str) -> list[Declared]:
     else:
         raise ScanError(name, 1, str(refused)) from None
     found: list[Declared] = []
+    keys: list[int] = []
+    for encryption in (e for b in config.blocks if b.block_type == "terraform" for e in b.blocks("encryption")):
+        if encryption_value_secrets(encryption.body):
+            keys.extend(_json_lines(path, encryption.line, encryption.column, "encryption"))
     for block in config.blocks:
         spec = _ITEMS.get(block.block_type)
         if spec is None or len(block.labels) != spec[2]:
@@ -401,7 +427,7 @@ def _scan_json(path: Path, name: str) -> list[Declared]:
             kind, prefix + ".".join(block.labels), name, line, line,
             tuple((k, counts[k]) for k in CONDITION_KINDS if k in counts), withheld,
         ))
-    return found
+    return found, tuple(keys)
 
 
 def _json_lines(path: Path, line: int | None, column: int | None, label: str) -> tuple[int, ...]:
@@ -438,6 +464,7 @@ def scan_module(directory: str | os.PathLike[str]) -> ScannedModule:
     root = Path(directory)
     items: list[Declared] = []
     errors: list[str] = []
+    withheld: list[tuple[str, tuple[int, ...]]] = []
     try:
         names = sorted(entry.name for entry in root.iterdir() if entry.is_file())
     except OSError as exc:
@@ -446,14 +473,21 @@ def scan_module(directory: str | os.PathLike[str]) -> ScannedModule:
         path = root / name
         try:
             if name.endswith(".tf"):
-                items.extend(scan_text(path.read_text(encoding="utf-8"), name))
+                text = path.read_text(encoding="utf-8")
+                items.extend(scan_text(text, name))
+                keys = _encryption_lines(text) if "encryption" in text else ()
             elif name.endswith(".tf.json"):
-                items.extend(_scan_json(path, name))
+                declared, keys = _scan_json(path, name)
+                items.extend(declared)
+            else:
+                continue
+            if keys:
+                withheld.append((name, keys))
         except ScanError as exc:
             errors.append(str(exc))
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(f"{name}: cannot be read ({type(exc).__name__})")
-    return ScannedModule(tuple(items), tuple(errors))
+    return ScannedModule(tuple(items), tuple(errors), tuple(withheld))
 
 
 def locate(items: tuple[Declared, ...] | list[Declared], file: str, line: int, kind: str) -> tuple[str, str] | None:
