@@ -372,3 +372,14 @@ def test_opentofu_encryption_key_material_is_scrubbed(tmp_path: Path, layout: di
     expected = shown if secret is None else shown.replace(secret, "(sensitive)")
     assert scrubbed == expected
     assert secret is None or _KEY not in scrubbed
+
+
+@pytest.mark.parametrize("name", ["v.tofu", "v.tofu.json"])
+def test_a_sensitive_default_in_an_opentofu_file_is_scrubbed(tmp_path: Path, name: str) -> None:
+    """OpenTofu reads .tofu and .tofu.json files (a module planned with tofu shows their defaults in its errors).
+    Before: .tf and .tf.json files alone were read for flags and defaults."""
+    text = ('{"variable": {"pw": {"sensitive": true, "default": "hunter2-TOFU25"}}}' if name.endswith(".json")
+            else 'variable "pw" {\n  sensitive = true\n  default   = "hunter2-TOFU25"\n}\n')
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    assert declared_sensitive(tmp_path) == {"pw"}
+    assert input_secrets(tmp_path, [], [], {}).scrub('var.pw is "hunter2-TOFU25"') == 'var.pw is "(sensitive)"'

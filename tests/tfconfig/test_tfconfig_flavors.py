@@ -417,3 +417,40 @@ def test_a_failing_template_check_does_not_show_the_passphrase() -> None:
     assert "(sensitive)" in str(caught.value)
     assert _KEY not in str(caught.value)
     assert _KEY not in repr(caught.value)
+
+
+#: A module directory as each tool reads it (opentofu configs/parser_config_dir.go filterTfPathsWithTofuAlternatives:
+#: x.tofu.json hides x.tf.json, not across; Terraform reads no .tofu file).
+_TOFU_FILES = {
+    "main.tf.json": {"locals": {"main": "tf", "over": "base"}},
+    "main.tofu.json": {"locals": {"main": "tofu", "over": "base"}},
+    "other.tf.json": {"locals": {"other": "tf"}},
+    "other.tofu": "locals {}\n",
+    "override.tf.json": {"locals": {"over": "tf"}},
+    "override.tofu.json": {"locals": {"over": "tofu"}},
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "flavor", "read"),
+    [
+        pytest.param(_TOFU_FILES, None, {"main": "tofu", "other": "tf", "over": "tofu"}, id="tofu-files-no-flavor"),
+        pytest.param(_TOFU_FILES, "terraform", {"main": "tf", "other": "tf", "over": "tf"}, id="tofu-files-terraform"),
+        pytest.param({"main.tf.json": {"locals": {"main": "tf"}}, "main.tofu": "locals {}\n"}, None, {"main": "tf"},
+                     id="a-tofu-file-hides-no-json-file"),
+        pytest.param({"main.tf.json": {"locals": {"main": "tf"}}, ".old.tofu.json": {"locals": {"main": "old"}}}, None,
+                     {"main": "tf"}, id="a-hidden-tofu-file-is-no-sign"),
+        pytest.param({"main.tf.json": {"locals": {"main": "tf"}}}, None, {"main": "tf"}, id="no-tofu-file"),
+    ],
+)
+def test_a_directory_holding_tofu_files_is_read_as_opentofu_reads_it(
+    tmp_path: Path, files: dict[str, Any], flavor: Any, read: dict[str, str]
+) -> None:
+    """Without a flavor, a .tofu or .tofu.json file (which Terraform never reads) says the module is OpenTofu's.
+    Before: Template.from_file and the tf_config marker read it as Terraform does."""
+    from plancheck.tfconfig import Template, load_config_for_test
+
+    _write(tmp_path, files)
+    given = {} if flavor is None else {"flavor": flavor}
+    assert Template.from_file(tmp_path, **given).config.locals == read
+    assert load_config_for_test(tmp_path, **given).locals == read

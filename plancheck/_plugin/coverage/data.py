@@ -817,11 +817,13 @@ def _complete(instances: set[str], paths: Mapping[str, _Seen]) -> None:
 
 
 def _lines_showing(directory: Path, secrets: Secrets) -> dict[str, set[int]]:
-    """The 1-based lines of each ``.tf`` and ``.tf.json`` file of ``directory`` that show one of ``secrets`` (what a
-    scrub of the line would change); a file that cannot be read shows nothing (the report says it cannot be read)."""
+    """The 1-based lines of each ``.tf``, ``.tf.json``, ``.tofu`` and ``.tofu.json`` file of ``directory`` that show
+    one of ``secrets`` (what a scrub of the line would change); a file that cannot be read shows nothing (the report
+    says it cannot be read)."""
     found: dict[str, set[int]] = {}
+    suffixes = (".tf", ".tf.json", ".tofu", ".tofu.json")
     try:
-        names = sorted(p.name for p in directory.iterdir() if p.name.endswith((".tf", ".tf.json")) and p.is_file())
+        names = sorted(p.name for p in directory.iterdir() if p.name.endswith(suffixes) and p.is_file())
     except OSError:
         return found
     for name in names:

@@ -120,10 +120,11 @@ def _json_blocks(text: str, block_type: str) -> list[tuple[str, dict[str, Any]]]
     ]
 
 
-def _module_texts(directory: Path, suffixes: tuple[str, ...] = (".tf", ".tf.json")) -> Iterator[tuple[bool, str]]:
-    """(whether it is JSON, its text) of each ``.tf`` and ``.tf.json`` file (each file ending with one of
-    ``suffixes``) of ``directory`` that can be read."""
-    for path in _files(directory, suffixes):
+def _module_texts(directory: Path) -> Iterator[tuple[bool, str]]:
+    """(whether it is JSON, its text) of each ``.tf``, ``.tf.json``, ``.tofu`` and ``.tofu.json`` file of
+    ``directory`` that can be read: OpenTofu's too (a file one of them hides only adds what it holds: failing
+    closed)."""
+    for path in _files(directory, (".tf", ".tf.json", ".tofu", ".tofu.json")):
         try:
             yield path.name.endswith(".json"), path.read_bytes().decode("utf-8", "replace")
         except OSError:
@@ -354,7 +355,7 @@ def encryption_secrets(directory: Path) -> Iterator[str]:
     ...     sorted(encryption_secrets(Path(d)))
     ['hunter2-x', 's3cret-y']
     """
-    for is_json, text in _module_texts(directory, (".tf", ".tf.json", ".tofu", ".tofu.json")):
+    for is_json, text in _module_texts(directory):
         if is_json:
             # A terraform block has no label: its members come as (name, value).
             yield from (s for name, body in _json_blocks(text, "terraform") if name == "encryption"
