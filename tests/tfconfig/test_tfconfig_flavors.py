@@ -454,3 +454,27 @@ def test_a_directory_holding_tofu_files_is_read_as_opentofu_reads_it(
     given = {} if flavor is None else {"flavor": flavor}
     assert Template.from_file(tmp_path, **given).config.locals == read
     assert load_config_for_test(tmp_path, **given).locals == read
+
+
+@pytest.mark.parametrize("flavor", ["terraform", "opentofu"])
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        pytest.param(
+            f'{{"terraform": {{"encryption": {{"key_provider": {{"pbkdf2": {{"k": {{"passphrase": {_KEY}}}}}}}}}}}}}',
+            'main.tf.json:1:79: $.terraform["encryption"]["key_provider"]["pbkdf2"]["k"]["passphrase"]: '
+            "expected a JSON value, found (sensitive)",
+            id="an-unquoted-passphrase",
+        ),
+        pytest.param(
+            f'{{"terraform": [{{"encryption": {{"method": {{"aes_gcm": {{"m": {{"keys": {{"{_KEY}": {_KEY}}}}}}}}}}}}}]}}',
+            'main.tf.json:1:88: $.terraform[0]["encryption"]["method"]["aes_gcm"]["m"]["keys"]["(sensitive)"]: '
+            "expected a JSON value, found (sensitive)",
+            id="a-key-of-a-methods-keys",
+        ),
+    ],
+)
+def test_an_error_inside_an_encryption_key_shows_none_of_it(flavor: Any, text: str, error: str) -> None:
+    """An error inside an encryption key hides its keys and what it quotes, as inside a sensitive default. Before:
+    found 'hunter2-TOFU25'."""
+    assert _read(text, flavor) == error
