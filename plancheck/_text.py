@@ -45,6 +45,7 @@ __all__ = [
     "exception_message",
     "exception_text",
     "flagged_sensitive",
+    "hcl_nested_assignments",
     "hcl_spans",
     "hcl_tokens",
     "heredoc_body",
@@ -53,6 +54,7 @@ __all__ = [
     "one_line",
     "outside_cover",
     "quote",
+    "reserved_name",
     "safe_repr",
     "sharing_a_window",
     "shortened",
@@ -60,6 +62,7 @@ __all__ = [
     "template_literals",
     "style_mark",
     "terminal_safe",
+    "variable_name",
     "whole_token",
     "windows_of",
 ]
@@ -939,6 +942,44 @@ def hcl_spans(text: str) -> Iterator[tuple[str, str | None, int]]:
             yield "other", None, start
 
 
+def hcl_nested_assignments(
+    text: str, path: tuple[str, ...], names: frozenset[str]
+) -> Iterator[tuple[list[tuple[str, str | None]], str, int]]:
+    """(value tokens, value source, where it starts) of each ``NAME = VALUE`` of a native syntax file whose name is in ``names``,
+    inside the blocks ``path`` names from the top level (``("terraform", "encryption")``: a ``terraform`` block's
+    ``encryption`` blocks), however deep below them (a nested block's, an object's). A value ends where the next
+    argument or block of its level starts, or its level closes.
+
+    >>> [s for _, s, _ in hcl_nested_assignments('terraform {\\n encryption {\\n  key_provider "aws_kms" "k" {\\n'
+    ...     '   secret_key = "abc"\\n   assume_role_with_web_identity = { web_identity_token = "tok" }\\n  }\\n }\\n}',
+    ...     ("terraform", "encryption"), frozenset({"secret_key", "web_identity_token"}))]
+    [' "abc"\\n   ', ' "tok" ']
+    """
+    depth = 0
+    opened: list[str | None] = []  # the word before each open "{" (a block's type), None for any other bracket
+    reading: dict[int, tuple[int, list[tuple[str, str | None]]]] = {}  # depth -> (value start, tokens) being read
+    last: tuple[str, str | None, int] = ("", None, 0)
+    inside = False  # within the blocks of path
+    for kind, value, at in hcl_spans(text):
+        starts = last[0] == "word" and kind in ("=", "{")
+        if (starts or kind in ("}", "]", ")")) and depth in reading:
+            start, tokens = reading.pop(depth)
+            yield (tokens[:-1] if starts else tokens), text[start : last[2] if starts else at], start
+        for _, tokens in reading.values():
+            tokens.append((kind, value))
+        if inside and starts and kind == "=" and last[1] in names:
+            reading[depth] = (at + 1, [])
+        if kind in ("{", "[", "("):
+            opened.append(last[1] if last[0] == "word" and kind == "{" else None)
+            depth += 1
+        elif kind in ("}", "]", ")"):
+            opened = opened[:-1]
+            depth = max(depth - 1, 0)
+        inside = tuple(opened[: len(path)]) == path
+        last = (kind, value, at)
+    yield from ((tokens, text[start:], start) for start, tokens in reading.values())
+
+
 def heredoc_body(text: str, opening: re.Match[str]) -> tuple[str, int]:
     """(its body, its end) of the heredoc whose ``<<TAG`` line :data:`HCL_TOKEN` matched as ``opening``: it runs
     to the line holding its tag alone, or to the end of ``text``.
@@ -1064,3 +1105,36 @@ def cycle_text(cycle: Cycle) -> str:
         return Path(*steps).to_text() or "the root"
 
     return f"the value at {shown(cycle.at)} contains itself (a cycle back to {shown(cycle.back)})"
+
+
+#: The names no module may give a variable, the root module too (Terraform 1.0 to 1.11, decodeVariableBlock):
+#: a module call's own arguments and block types.
+_RESERVED_NAMES: Final = frozenset(
+    ("source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider")
+)
+
+
+def variable_name(name: object) -> bool:
+    """Whether Terraform takes ``name`` as a variable's, in any module: HCL's identifier
+    (``hclsyntax.ValidIdentifier``, ``(ID_Start | "_") (ID_Continue | "-")*``, Python's identifier with dashes
+    after the first character) that no module call reserves (:func:`reserved_name` says why).
+
+    >>> [variable_name(n) for n in ("my-var", "_-x", "größe", "x·y")]
+    [True, True, True, True]
+    >>> [variable_name(n) for n in ("1x", "-x", "a.b", "a b", "", "count", 2)]
+    [False, False, False, False, False, False, False]
+    """
+    if not isinstance(name, str) or name.startswith("-") or name in _RESERVED_NAMES:
+        return False
+    return name.replace("-", "_").isidentifier()
+
+
+def reserved_name(name: object) -> str | None:
+    """Why no module can declare a variable ``name`` Terraform reserves (a module call's argument), or None.
+
+    >>> reserved_name("count"), reserved_name("counts")
+    ('is reserved: Terraform gives it a meaning inside module blocks, so no module declares it', None)
+    """
+    if name not in _RESERVED_NAMES:
+        return None
+    return "is reserved: Terraform gives it a meaning inside module blocks, so no module declares it"

@@ -18,14 +18,14 @@ import io
 import os
 import stat
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import IO, Any, Final, Literal
 
 from .._errors import ArgumentError, DocumentFormatError
 
 __all__ = [
     "DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "fs_path", "is_saved_plan", "max_input_bytes", "read_bytes",
-    "make_directories", "read_limited", "regular_file", "why_unopened", "why_unread",
+    "make_directories", "read_limited", "regular_file", "tofu_hides", "tool_of", "why_unopened", "why_unread",
     "write_whole",
 ]
 
@@ -382,3 +382,46 @@ def _new_file_mode() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o666 & ~mask
+
+
+def tofu_hides(name: str, names: Collection[str]) -> bool:
+    """Whether OpenTofu skips the file ``name`` of a module directory whose files are ``names``: ``x.tofu`` hides
+    ``x.tf`` and ``x.tofu.json`` hides ``x.tf.json``, not across (opentofu internal/configs/parser_config_dir.go,
+    ``filterTfPathsWithTofuAlternatives``, applied to the primary and the override files apart: the two files of a
+    pair share their base name, so they are always of one kind).
+
+    >>> names = {"a.tf", "a.tofu", "b.tf.json", "b.tofu", "c.tf.json", "c.tofu.json", "d_override.tf", "d_override.tofu"}
+    >>> [n for n in sorted(names) if tofu_hides(n, names)]
+    ['a.tf', 'c.tf.json', 'd_override.tf']
+    """
+    for suffix, alternative in ((".tf", ".tofu"), (".tf.json", ".tofu.json")):
+        if name.endswith(suffix):
+            return name[: -len(suffix)] + alternative in names
+    return False
+
+
+def tool_of(path: str | os.PathLike[str]) -> Literal["terraform", "opentofu"]:
+    """Whose configuration ``path`` is, when nobody says: ``"opentofu"`` for a ``.tofu``/``.tofu.json`` file or a
+    module directory holding one that OpenTofu reads (not hidden, no editor's leftover), a clear sign, as Terraform
+    reads none; else ``"terraform"`` (also for a directory that cannot be listed: its reader says why).
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = pathlib.Path(d, "main.tf").write_text(""), pathlib.Path(d, ".old.tofu").write_text("")
+    ...     before = tool_of(d)
+    ...     _ = pathlib.Path(d, "enc.tofu").write_text("")
+    ...     before, tool_of(d), tool_of(pathlib.Path(d, "main.tf")), tool_of(pathlib.Path(d, "x.tofu.json"))
+    ('terraform', 'opentofu', 'terraform', 'opentofu')
+    """
+    suffixes = (".tofu", ".tofu.json")
+    if not isinstance(path, (str, os.PathLike)):
+        return "terraform"  # what its reader refuses, in its words
+    if not os.path.isdir(path):
+        return "opentofu" if os.fspath(path).endswith(suffixes) else "terraform"
+    try:
+        names = [entry.name for entry in os.scandir(path) if entry.is_file()]
+    except OSError:
+        return "terraform"
+    # Hidden files and editor leftovers, which neither tool reads (configs.IsIgnoredFile), are no sign.
+    read = (n for n in names if not (n.startswith(".") or n.endswith("~") or (n.startswith("#") and n.endswith("#"))))
+    return "opentofu" if any(n.endswith(suffixes) for n in read) else "terraform"

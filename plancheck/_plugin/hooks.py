@@ -677,9 +677,11 @@ def tf_mock_plan(request: pytest.FixtureRequest, tf_acceptance_binary: Terraform
 
 @pytest.fixture
 def tf_config(request: pytest.FixtureRequest, _plancheck_documents: SessionDocuments) -> Config:
-    """The configuration named by ``@pytest.mark.tf_config(path, flavor="terraform", strict=False)``.
+    """The configuration named by ``@pytest.mark.tf_config(path, flavor=None, strict=False)``.
 
-    ``path`` is a ``.tf.json``/``.tofu.json`` file or a module directory, relative to the test file.
+    ``path`` is a ``.tf.json``/``.tofu.json`` file or a module directory, relative to the test file. Without a
+    ``flavor``, a ``.tofu.json`` file or a directory holding a ``.tofu``/``.tofu.json`` file is read as OpenTofu reads
+    it (``x.tofu.json`` hiding ``x.tf.json``), anything else as Terraform does.
     """
     marker = request.node.get_closest_marker("tf_config")
     if marker is None:

@@ -188,8 +188,9 @@ def add_markers(config: pytest.Config) -> None:
         )
     config.addinivalue_line(
         "markers",
-        "tf_config(path): the Terraform configuration (.tf.json file or directory) for the tf_config fixture, "
-        "relative to the test file",
+        "tf_config(path, flavor=None, strict=False): the Terraform or OpenTofu configuration (.tf.json/.tofu.json file "
+        "or directory) for the tf_config fixture, relative to the test file; without a flavor, one holding a .tofu or "
+        ".tofu.json file is read as OpenTofu reads it",
     )
 
 

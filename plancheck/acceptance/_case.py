@@ -17,8 +17,8 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Final
 
 from .._frozen import FrozenValue, frozen, keyword_hints, public
-from .._terraform.mock.plan import reserved_name, variable_name
 from .._terraform.providers.factory import normalize_providers
+from .._text import reserved_name, variable_name
 from ._diagnostics import allowances, check_attribute_sources, expectations
 from ._errors import (
     TestDefinitionError,

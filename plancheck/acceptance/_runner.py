@@ -49,12 +49,10 @@ from .._terraform.mock.plan import (
     input_secrets,
     out_problem,
     plan_module,
-    reserved_name,
     scrubbing,
-    variable_name,
 )
 from .._terraform.mock.provider import MockProvider
-from .._text import shortened
+from .._text import reserved_name, shortened, variable_name
 from ..tfversion import Version, VersionError, run_check
 from ._case import TestCase, TestStep, sensitive_strings, unwrap_sensitive
 from ._caserun import ENV_PERSIST_WORKING_DIR, ENV_REFRESH_AFTER_APPLY, CaseRun

@@ -182,7 +182,7 @@ def _defaults_files(
 
 
 def _variables(pairs: Sequence[str]) -> dict[str, str]:
-    from .._terraform.mock.plan import reserved_name, variable_name
+    from .._text import reserved_name, variable_name
 
     env: dict[str, str] = {}
     for pair in pairs:

@@ -21,6 +21,7 @@ from .._checking.fields import checked_address, checked_path
 from .._checking.messages import scrubbed_failure
 from .._errors import ArgumentError, CheckFailure, ConfigCheckError
 from .._frozen import ReadOnly, frozen, public
+from .._loading.source import tool_of
 from ._base import (
     _BLOCK_TYPE,
     _NOUN,
@@ -708,16 +709,18 @@ class Template(ReadOnly):
 
     @classmethod
     def from_file(
-        cls, path: str | os.PathLike[str], *, flavor: Flavor = "terraform", strict: bool = False
+        cls, path: str | os.PathLike[str], *, flavor: Flavor | None = None, strict: bool = False
     ) -> Template:
-        """A template of a ``.tf.json`` file or a module directory (e.g. cdktf's ``cdk.tf.json``).
+        """A template of a ``.tf.json`` file or a module directory (e.g. cdktf's ``cdk.tf.json``), read by
+        ``flavor``'s rules; without one, a ``.tofu.json`` file and a directory holding a ``.tofu`` or ``.tofu.json``
+        file (which Terraform never reads) are read as OpenTofu reads them, anything else as Terraform does.
 
         >>> import tempfile, pathlib
         >>> with tempfile.TemporaryDirectory() as d:
         ...     _ = pathlib.Path(d, "cdk.tf.json").write_text('{"resource": {"null_resource": {"a": {}}}}')
         ...     Template.from_file(pathlib.Path(d, "cdk.tf.json")).resource_count_is("null_resource", 1)
         """
-        return cls(load_config(path, flavor=flavor, strict=strict))
+        return cls(load_config(path, flavor=tool_of(path) if flavor is None else flavor, strict=strict))
 
     @property
     def config(self) -> Config:

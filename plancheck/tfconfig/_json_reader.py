@@ -217,6 +217,12 @@ class Source:
         if not names or names[0] > 1:
             return None
         kind = cast(MapStep, steps[names[0]]).key
+        if kind == "terraform" and len(names) > 2 and cast(MapStep, steps[names[1]]).key == "encryption":
+            # OpenTofu's encryption keys are secrets as written (a passphrase, a method's keys, a credential).
+            from .._terraform.mock.plan import ENCRYPTION_SECRETS
+
+            keys = [i for i in names[2:] if cast(MapStep, steps[i]).key in ENCRYPTION_SECRETS]
+            return keys[0] + 1 if keys else None
         if kind not in BLOCK_TYPES and kind != "//":
             # A block type Terraform does not know (a misspelt "varible") has no schema to tell a secret's place
             # by: nothing below it is shown (failing closed); its name is, and the reader's hint works from it.

@@ -39,7 +39,16 @@ from tfjsonpath._jsontypes import number_text
 
 from .._errors import ArgumentError
 from .._frozen import public
-from .._loading.source import InputTooLarge, fs_path, max_input_bytes, read_limited, why_unread, write_whole
+from .._loading.source import (
+    InputTooLarge,
+    fs_path,
+    max_input_bytes,
+    read_limited,
+    tofu_hides,
+    tool_of,
+    why_unread,
+    write_whole,
+)
 from ._blocks import check_unique, decode_document, read_again
 from ._json_reader import (
     ARRAY,
@@ -307,7 +316,7 @@ def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int,
         if suffix not in suffixes:
             skipped.append(str(directory / name))
             continue
-        if suffix == ".tf.json" and flavor == "opentofu" and name[: -len(suffix)] + ".tofu.json" in names:
+        if flavor == "opentofu" and tofu_hides(name, names):
             skipped.append(str(directory / name))
             continue
         chosen.append((name, suffix))
@@ -341,14 +350,16 @@ def load_config_for_test(
     target: str | os.PathLike[str],
     *,
     relative_to: str | os.PathLike[str] | None = None,
-    flavor: Flavor = "terraform",
+    flavor: Flavor | None = None,
     strict: bool = False,
 ) -> Config:
     """Load the configuration a test names: a ``.tf.json``/``.tofu.json`` file or a module directory.
 
     A relative ``target`` is taken from ``relative_to`` (a test file, or a directory);
     this is what ``@pytest.mark.tf_config("dir_or_file")`` resolves against the test's
-    file. A missing target is a ``FileNotFoundError`` naming the resolved path.
+    file. A missing target is a ``FileNotFoundError`` naming the resolved path. Without a ``flavor``, a
+    ``.tofu.json`` file and a directory holding a ``.tofu`` or ``.tofu.json`` file (which Terraform never reads) are
+    read as OpenTofu reads them, anything else as Terraform does.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as d:
@@ -365,7 +376,7 @@ def load_config_for_test(
         path = base / path
     if not path.exists():
         raise FileNotFoundError(f"tf_config: no configuration file or directory at {path}")
-    return load_config(path, flavor=flavor, strict=strict)
+    return load_config(path, flavor=tool_of(path) if flavor is None else flavor, strict=strict)
 
 
 # -- override files -----------------------------------------------------------------------------

@@ -5,8 +5,7 @@ with its body)."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Iterator, Mapping
-from pathlib import Path as FsPath
+from collections.abc import Iterable, Mapping
 from typing import Any, Final, final
 
 from tfjsonpath import Path, PathNotFoundError, Step, Traverse
@@ -16,7 +15,7 @@ from .._errors import ArgumentError
 from .._frozen import ReadOnly, public
 from .._redact import Secrets, secret_strings
 from ._json_reader import OBJECT, STRING, IgnoredProperty, Node, Source, json_location, node_to_python
-from ._template import Reference, collect_references, nodes_sensitive_literals, parse_template
+from ._template import Reference, collect_references, given_secrets, nodes_sensitive_literals, parse_template
 
 __all__ = [
     "OPENTOFU_TOP_LEVEL",
@@ -850,11 +849,13 @@ class Config(ReadOnly):
     @property
     def secrets(self) -> Secrets:
         """Strings never to show: defaults of ``sensitive`` variables, literal values of sensitive outputs and string
-        literals given to ``sensitive()``; and, for a configuration :func:`load_config` read from the disk, the literal
-        values a module call gives a variable its local child module (``source = "./child"``) declares
-        ``sensitive`` (its ``.tf`` and ``.tf.json`` files are read for the flags; a remote module is not read). Of a
-        template given so, or as a sensitive output's value, its literal runs (``"hunter2-${var.x}"``: Terraform
-        marks the whole value) and its expressions' quoted strings, not its references.
+        literals given to ``sensitive()``; the literal key material of OpenTofu's ``encryption`` block (a ``pbkdf2``
+        passphrase, a method's ``keys``, a key provider's credentials); and, for a configuration :func:`load_config`
+        read from the disk, the literal values a module call gives a variable its local child module
+        (``source = "./child"``) declares ``sensitive`` (its ``.tf`` and ``.tf.json`` files are read for the flags; a
+        remote module is not read). Of a template given so, or as a sensitive output's value, its literal runs
+        (``"hunter2-${var.x}"``: Terraform marks the whole value) and its expressions' quoted strings, not its
+        references.
 
         A variable or output is sensitive when it is in any of its definitions (the merged block,
         the primary file's, an override file's); then the values of all of them are secrets, so an
@@ -882,29 +883,12 @@ class Config(ReadOnly):
                     from .._terraform.mock.plan import call_value_secrets
 
                     values.extend(call_value_secrets(b.get("value")))
-            if self._directory is not None:
-                values.extend(self._call_secrets(self._directory, every))
+            values.extend(given_secrets(self._directory, every))
             # A literal given to sensitive() anywhere (a resource's argument, a local, a module's input).
             values.extend(nodes_sensitive_literals(node for b in every for _, _, node in b._members))
             cached = Secrets(values)
             self._set(_secrets=cached)
         return cached
-
-    @staticmethod
-    def _call_secrets(directory: str, blocks: Iterable[Block]) -> Iterator[str]:
-        """What the module calls among ``blocks`` give the sensitive variables of their local children (mock-plan's
-        rule: the child's flags are read as it reads them)."""
-        # Imported only for a configuration read from the disk: a dict or a text has no child to read.
-        from .._terraform.mock.plan import call_value_secrets, children_sensitive
-
-        # A call stands in the merged blocks and in its file's as written (an override's too): its child's files are
-        # read once per source, as mock-plan's call_secrets reads them.
-        sensitive_of = children_sensitive(FsPath(directory))
-        for b in blocks:
-            if b.block_type == "module":
-                for name in sensitive_of(b.get("source")):
-                    for inputs in (b, *b.blocks("_")):
-                        yield from call_value_secrets(inputs.get(name))
 
     def is_sensitive_variable(self, name: str) -> bool:
         """True if variable ``name`` is declared ``sensitive``.

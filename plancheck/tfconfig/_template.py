@@ -12,8 +12,9 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import KW_ONLY
+from pathlib import Path as FsPath
 from typing import Any, Final, Literal, final
 
 from .._errors import ArgumentError, TfCheckError
@@ -27,6 +28,7 @@ __all__ = [
     "Reference",
     "TemplateSyntaxError",
     "collect_references",
+    "given_secrets",
     "parse_reference",
     "parse_template",
     "nodes_sensitive_literals",
@@ -519,6 +521,37 @@ def nodes_sensitive_literals(nodes: Iterable[Node]) -> list[str]:
         elif node.kind == ARRAY:
             work.extend(node.value)
     return found
+
+
+def given_secrets(directory: str | None, blocks: Iterable[Any]) -> Iterator[str]:
+    """The literals a configuration's ``blocks`` (:class:`~plancheck.tfconfig.Block`) give where a tool takes them as
+    secrets without a ``sensitive`` flag: OpenTofu's ``encryption`` key material (mock-plan's
+    :data:`~plancheck._terraform.mock.plan.ENCRYPTION_SECRETS`), and, read from ``directory`` (a configuration read
+    from the disk), what the module calls give the sensitive variables of their local children (mock-plan's rule: the
+    child's flags are read as it reads them).
+
+    >>> from plancheck.tfconfig import config_from_dict
+    >>> config = config_from_dict({"terraform": {"encryption": {"key_provider": {"pbkdf2": {"k": {
+    ...     "passphrase": "hunter2-x", "key_length": 32}}}}}}, flavor="opentofu")
+    >>> list(given_secrets(None, config.blocks))
+    ['hunter2-x']
+    """
+    # Imported only for a block that needs them: most configurations have neither.
+    encryption = [e.body for b in blocks if b.block_type == "terraform" for e in b.blocks("encryption")]
+    if encryption or directory is not None:
+        from .._terraform.mock.plan import call_value_secrets, children_sensitive, encryption_value_secrets
+
+        yield from encryption_value_secrets(encryption)
+    if directory is None:
+        return
+    # A call stands in the merged blocks and in its file's as written (an override's too): its child's files are
+    # read once per source, as mock-plan's call_secrets reads them.
+    sensitive_of = children_sensitive(FsPath(directory))
+    for b in blocks:
+        if b.block_type == "module":
+            for name in sensitive_of(b.get("source")):
+                for inputs in (b, *b.blocks("_")):
+                    yield from call_value_secrets(inputs.get(name))
 
 
 def collect_references(kind: str, node: Node, refs: list[Reference]) -> None:

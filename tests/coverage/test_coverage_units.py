@@ -670,3 +670,78 @@ def test_a_module_key_from_outside_cannot_forge_or_restyle_a_line_of_the_term_re
         "Missed:",
         "  evil\\x1b[31mred\\nFAKE LINE: not asserted: terraform_data.z",
     ]
+
+
+_PASSPHRASE = "hunter2-TOFU25"
+
+
+@pytest.mark.parametrize(("file", "text", "withheld"), [
+    pytest.param("main.tf", 'terraform {\n  encryption {\n    key_provider "pbkdf2" "k" {\n'
+                 f'      passphrase = "{_PASSPHRASE}"\n      key_length = 32\n    }}\n  }}\n}}\n', (4,), id="tf"),
+    pytest.param("main.tf", 'terraform {\n  encryption {\n    key_provider "pbkdf2" "k" {\n      passphrase = <<EOT\n'
+                 f'{_PASSPHRASE}\nEOT\n    }}\n  }}\n}}\n', (4, 5, 6), id="tf-heredoc"),
+    pytest.param("main.tf.json", '{"terraform": {\n  "encryption": {"key_provider": {"pbkdf2": {"k": {\n'
+                 f'    "passphrase": "{_PASSPHRASE}"}}}}}}}}\n  }}\n}}\n', (2, 3), id="json-the-encryption-member"),
+    pytest.param("main.tf", 'terraform {\n  encryption {\n    method "aes_gcm" "m" {\n'
+                 '      keys = key_provider.pbkdf2.k\n    }\n  }\n}\n', None, id="a-reference-is-no-key"),
+])
+def test_opentofu_encryption_keys_are_withheld(
+    tmp_path: Path, file: str, text: str, withheld: tuple[int, ...] | None
+) -> None:
+    """OpenTofu's literal encryption keys stand in no item, and no plan holds them. Before: shown on the HTML page."""
+    from plancheck._plugin.coverage.data import ModuleData
+    from plancheck._plugin.coverage.html import _sources
+    from plancheck._plugin.coverage.scan import scan_module
+
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    scanned = scan_module(tmp_path)
+    assert scanned.withheld == (((file, withheld),) if withheld else ())
+    page = _sources(ModuleData(local=True, withheld={file: set(withheld or ())}), tmp_path, None)
+    assert (_PASSPHRASE in page) is False
+    assert ("key_provider.pbkdf2.k" in page) is (withheld is None)
+
+
+_OUTPUT = 'output "{}" {{\n  value = 1\n}}\n'
+
+
+@pytest.mark.parametrize(("files", "flavor", "scanned", "items"), [
+    pytest.param({"main.tf": _OUTPUT.format("tf"), "main.tofu": _OUTPUT.format("tofu"), "j.tf.json": '{"output": {"jt": {"value": 1}}}',
+                  "j.tofu.json": '{"output": {"jo": {"value": 1}}}', "k.tf.json": '{"output": {"k": {"value": 1}}}',
+                  "k.tofu": _OUTPUT.format("k2")},
+                 None, ("j.tofu.json", "k.tf.json", "k.tofu", "main.tofu"), ["output.jo", "output.k", "output.k2", "output.tofu"],
+                 id="tofu-files-hide-their-tf-files-not-across"),
+    pytest.param({"main.tf": _OUTPUT.format("tf"), "main.tofu": _OUTPUT.format("tofu")}, "terraform", ("main.tf",),
+                 ["output.tf"], id="terraform-reads-no-tofu-file"),
+    pytest.param({"main.tf": _OUTPUT.format("tf"), ".old.tofu": _OUTPUT.format("old")}, None, ("main.tf",), ["output.tf"],
+                 id="a-hidden-tofu-file-is-no-sign"),
+    # A module call's lifecycle is OpenTofu's: an OpenTofu module's JSON is read by OpenTofu's schema.
+    pytest.param({"m.tofu.json": '{"module": {"m": {"source": "./m", "lifecycle": {"enabled": false}}}}'}, None,
+                 ("m.tofu.json",), ["module.m"], id="tofu-json-by-opentofus-schema"),
+])
+def test_the_scan_reads_the_files_each_tool_reads(
+    tmp_path: Path, files: dict[str, str], flavor: str | None, scanned: tuple[str, ...], items: list[str]
+) -> None:
+    """OpenTofu (configs/parser_config_dir.go filterTfPathsWithTofuAlternatives): x.tofu hides x.tf, x.tofu.json hides
+    x.tf.json; a directory holding a .tofu file is OpenTofu's. Before: .tf and .tf.json files alone, all of them."""
+    from plancheck._plugin.coverage.data import ModuleData
+    from plancheck._plugin.coverage.html import _sources
+    from plancheck._plugin.coverage.scan import scan_module
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    found = scan_module(tmp_path, flavor)
+    assert (found.files, sorted(item.address for item in found.items), found.errors) == (scanned, items, ())
+    if flavor is None:
+        page = _sources(ModuleData(local=True), tmp_path, None)
+        assert [name for name in files if f"<h3>{name}</h3>" in page] == [n for n in files if n in scanned]
+
+
+@pytest.mark.parametrize("name", ["main.tofu", "main.tofu.json"])
+def test_a_tofu_files_line_showing_a_plans_secret_is_withheld(tmp_path: Path, name: str) -> None:
+    """The HTML page shows OpenTofu's files now: their lines showing a plan's secret are withheld as a .tf file's.
+    Before: .tf and .tf.json files alone were searched."""
+    from plancheck._plugin.coverage.data import _lines_showing
+    from plancheck._redact import Secrets
+
+    (tmp_path / name).write_text('resource "terraform_data" "a" {\n  input = "hunter2-TOFU25"\n}\n', encoding="utf-8")
+    assert _lines_showing(tmp_path, Secrets(["hunter2-TOFU25"])) == {name: {2}}

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -347,3 +348,65 @@ def test_a_literal_run_of_a_template_a_call_gives_a_sensitive_variable_is_scrubb
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     assert input_secrets(root, [], [], {}).scrub(_RUN_SHOWN) == scrubbed
+
+
+_KEY = "hunter2-TOFU25"
+
+
+def _encryption(body: str) -> str:
+    return f'terraform {{\n  encryption {{\n{body}\n  }}\n}}\n'
+
+
+@pytest.mark.parametrize(("layout", "secret"), [
+    pytest.param({"main.tf": _encryption(f'    key_provider "pbkdf2" "k" {{\n      passphrase = "{_KEY}"\n    }}')},
+                 _KEY, id="pbkdf2-passphrase"),
+    pytest.param({"main.tofu": _encryption(f'    key_provider "pbkdf2" "k" {{ passphrase = "{_KEY}" }}')},
+                 _KEY, id="a-tofu-file-one-line"),
+    pytest.param({"main.tf": _encryption(f'    key_provider "pbkdf2" "k" {{\n      passphrase = "{_KEY}-${{var.tail}}"\n'
+                                         '    }')}, f'"{_KEY}-${{var.tail}}"', id="a-template-as-written"),
+    pytest.param({"main.tf": _encryption(f'    key_provider "pbkdf2" "k" {{\n      passphrase = <<EOT\n{_KEY}\nEOT\n    }}')},
+                 _KEY, id="a-heredoc"),
+    pytest.param({"main.tf": _encryption(f'    method "aes_gcm" "m" {{\n      keys = {{ encryption_key = "{_KEY}" }}\n'
+                                         '    }')}, _KEY, id="a-methods-literal-keys"),
+    pytest.param({"main.tf": _encryption(f'    key_provider "aws_kms" "k" {{\n      kms_key_id = "alias/state"\n'
+                                         f'      secret_key = "{_KEY}"\n    }}')}, _KEY, id="aws-kms-secret-key"),
+    pytest.param({"main.tf": _encryption('    key_provider "aws_kms" "k" {\n      assume_role_with_web_identity = {\n'
+                                         f'        role_arn = "arn:aws:iam::1:role/r"\n        web_identity_token = "{_KEY}"\n'
+                                         '      }\n    }')}, _KEY, id="a-nested-web-identity-token"),
+    pytest.param({"main.tf.json": json.dumps({"terraform": {"encryption": {"key_provider": {
+        "pbkdf2": {"k": {"passphrase": _KEY}}}}}})}, _KEY, id="json"),
+    pytest.param({"main.tf.json": json.dumps({"terraform": {"encryption": {"key_provider": {
+        "pbkdf2": {"k": {"passphrase": f"{_KEY}-${{var.tail}}"}}}}}})}, f"{_KEY}-", id="a-json-templates-literal-part"),
+    pytest.param({"main.tofu.json": json.dumps({"terraform": [{"encryption": [{"key_provider": {
+        "openbao": {"k": {"key_name": "state", "token": _KEY}}}}]}]})}, _KEY, id="tofu-json-in-arrays"),
+    pytest.param({"main.tf": 'module "c" {\n  source = "./child"\n}\n',
+                  "child/e.tf": _encryption(f'    key_provider "pbkdf2" "k" {{\n      passphrase = "{_KEY}"\n    }}')},
+                 _KEY, id="a-local-childs-block"),
+    # Not over-scrubbed: a reference names a key, the names and settings around a key are none.
+    pytest.param({"main.tf": _encryption('    key_provider "pbkdf2" "k" {\n      passphrase = var.passphrase\n'
+                                         '      key_length = 32\n    }\n    method "aes_gcm" "m" {\n'
+                                         '      keys = key_provider.pbkdf2.k\n    }')}, None, id="references"),
+    pytest.param({"main.tf": f'locals {{\n  passphrase = "{_KEY}"\n}}\n'}, None, id="no-encryption-block"),
+])
+def test_opentofu_encryption_key_material_is_scrubbed(tmp_path: Path, layout: dict[str, str], secret: str | None) -> None:
+    # OpenTofu quotes the block's lines in an error (its passphrase is too short...); no sensitive flag marks a key.
+    root = tmp_path / "root"
+    for name, text in layout.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    shown = f'4:       passphrase = "{_KEY}-${{var.tail}}"; var.passphrase, key_provider.pbkdf2.k, alias/state, 32'
+    scrubbed = input_secrets(root, [], [], {}).scrub(shown)
+    expected = shown if secret is None else shown.replace(secret, "(sensitive)")
+    assert scrubbed == expected
+    assert secret is None or _KEY not in scrubbed
+
+
+@pytest.mark.parametrize("name", ["v.tofu", "v.tofu.json"])
+def test_a_sensitive_default_in_an_opentofu_file_is_scrubbed(tmp_path: Path, name: str) -> None:
+    """OpenTofu reads .tofu and .tofu.json files (a module planned with tofu shows their defaults in its errors).
+    Before: .tf and .tf.json files alone were read for flags and defaults."""
+    text = ('{"variable": {"pw": {"sensitive": true, "default": "hunter2-TOFU25"}}}' if name.endswith(".json")
+            else 'variable "pw" {\n  sensitive = true\n  default   = "hunter2-TOFU25"\n}\n')
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    assert declared_sensitive(tmp_path) == {"pw"}
+    assert input_secrets(tmp_path, [], [], {}).scrub('var.pw is "hunter2-TOFU25"') == 'var.pw is "(sensitive)"'

@@ -9,6 +9,9 @@ CONFIG_FILES = {
     "cfg/main.tf.json": '{"locals": {"a": 1}, "resource": {"terraform_data": {"web": {"input": "x"}}}}',
     "tests/single.tf.json": '{"locals": {"b": 2}}',
     "bad.tf.json": '{"locals": [1',
+    # OpenTofu's: main.tofu.json hides main.tf.json (configs/parser_config_dir.go); Terraform reads main.tf.json alone.
+    "tofu/main.tf.json": '{"locals": {"read": "tf"}}',
+    "tofu/main.tofu.json": '{"locals": {"read": "tofu"}}',
 }
 
 
@@ -28,6 +31,18 @@ CONFIG_FILES = {
             "tf_config: */bad.tf.json:1:14: $.locals[[]0[]]: expected ',' or ']' after an array element, "
             "found the end of the file",
             id="malformed-file-names-line-and-location",
+        ),
+        pytest.param(
+            '@pytest.mark.tf_config("../tofu")', "assert tf_config.locals == {'read': 'tofu'}", "passed", None,
+            id="a-directory-holding-tofu-files-is-opentofus",
+        ),
+        pytest.param(
+            '@pytest.mark.tf_config("../tofu", flavor="terraform")', "assert tf_config.locals == {'read': 'tf'}",
+            "passed", None, id="a-flavor-given-is-read-by",
+        ),
+        pytest.param(
+            '@pytest.mark.tf_config("../tofu/main.tofu.json")', "assert tf_config.locals == {'read': 'tofu'}",
+            "passed", None, id="a-tofu-json-file",
         ),
         pytest.param(
             '@pytest.mark.tf_config("nope")', "pass", "errors",

@@ -368,3 +368,113 @@ def test_a_call_has_one_escape_block(tmp_path: Path, flavor: Any) -> None:
         "(Terraform: Duplicate escaping block), found a second _ block (first at 1:45)"
     )
     assert _ESCAPED not in repr(caught.value)
+
+
+_KEY = "hunter2-TOFU25"
+_PBKDF2 = {"terraform": {"encryption": {"key_provider": {"pbkdf2": {"k": {"passphrase": _KEY, "key_length": 32}}},
+                                        "method": {"aes_gcm": {"m": {"keys": "${key_provider.pbkdf2.k}"}}}}}}
+
+
+@pytest.mark.parametrize(
+    ("document", "secret"),
+    [
+        pytest.param(_PBKDF2, _KEY, id="pbkdf2-passphrase"),
+        pytest.param({"terraform": [{"encryption": [{"key_provider": {"pbkdf2": {"k": {"passphrase": f"{_KEY}-${{var.x}}"}}}}]}]},
+                     f"{_KEY}-", id="a-templates-literal-part-in-arrays"),
+        pytest.param({"terraform": {"encryption": {"method": {"aes_gcm": {"m": {"keys": {"encryption_key": _KEY}}}}}}},
+                     _KEY, id="a-methods-literal-keys"),
+        pytest.param({"terraform": {"encryption": {"key_provider": {"gcp_kms": {"k": {
+            "kms_encryption_key": "projects/p/keys/k", "key_length": 32, "credentials": _KEY}}}}}}, _KEY,
+            id="gcp-kms-credentials"),
+        pytest.param({"terraform": {"encryption": {"key_provider": {"azure_vault": {"k": {
+            "vault_uri": "https://v.vault.azure.net", "client_secret": _KEY}}}}}}, _KEY, id="azure-vault-client-secret"),
+    ],
+)
+def test_opentofu_encryption_key_material_is_a_secret(tmp_path: Path, document: Any, secret: str) -> None:
+    """OpenTofu's encryption block takes its keys as literals no sensitive flag marks (internal/encryption: pbkdf2's
+    passphrase, a method's keys, a key provider's credentials). Before: none was a secret of the configuration."""
+    _write(tmp_path, {"main.tf.json": document})
+    for config in (load_config(tmp_path, flavor="opentofu"), parse_config(json.dumps(document), flavor="opentofu")):
+        assert secret in config.secrets
+        assert "${key_provider.pbkdf2.k}" not in config.secrets
+        assert "projects/p/keys/k" not in config.secrets
+        assert config.secrets.scrub(f"passphrase {_KEY}") == f"passphrase (sensitive){_KEY[len(secret):]}"
+        shown = [repr(config), *(repr(b) for b in config.blocks), *(repr(n) for b in config.blocks for n in b.blocks())]
+        assert not [text for text in shown if _KEY in text]
+
+
+def test_a_failing_template_check_does_not_show_the_passphrase() -> None:
+    """A check's failure is scrubbed of the configuration's secrets: the passphrase too, wherever it is copied.
+    Before: shown as written."""
+    from plancheck import ConfigCheckError
+    from plancheck.tfconfig import Template
+
+    document = {**_PBKDF2, "resource": {"terraform_data": {"a": {"input": _KEY}}}}
+    with pytest.raises(ConfigCheckError) as caught:
+        Template(parse_config(json.dumps(document), flavor="opentofu")).has_resource_properties(
+            "terraform_data", {"input": "other"}
+        )
+    assert "(sensitive)" in str(caught.value)
+    assert _KEY not in str(caught.value)
+    assert _KEY not in repr(caught.value)
+
+
+#: A module directory as each tool reads it (opentofu configs/parser_config_dir.go filterTfPathsWithTofuAlternatives:
+#: x.tofu.json hides x.tf.json, not across; Terraform reads no .tofu file).
+_TOFU_FILES = {
+    "main.tf.json": {"locals": {"main": "tf", "over": "base"}},
+    "main.tofu.json": {"locals": {"main": "tofu", "over": "base"}},
+    "other.tf.json": {"locals": {"other": "tf"}},
+    "other.tofu": "locals {}\n",
+    "override.tf.json": {"locals": {"over": "tf"}},
+    "override.tofu.json": {"locals": {"over": "tofu"}},
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "flavor", "read"),
+    [
+        pytest.param(_TOFU_FILES, None, {"main": "tofu", "other": "tf", "over": "tofu"}, id="tofu-files-no-flavor"),
+        pytest.param(_TOFU_FILES, "terraform", {"main": "tf", "other": "tf", "over": "tf"}, id="tofu-files-terraform"),
+        pytest.param({"main.tf.json": {"locals": {"main": "tf"}}, "main.tofu": "locals {}\n"}, None, {"main": "tf"},
+                     id="a-tofu-file-hides-no-json-file"),
+        pytest.param({"main.tf.json": {"locals": {"main": "tf"}}, ".old.tofu.json": {"locals": {"main": "old"}}}, None,
+                     {"main": "tf"}, id="a-hidden-tofu-file-is-no-sign"),
+        pytest.param({"main.tf.json": {"locals": {"main": "tf"}}}, None, {"main": "tf"}, id="no-tofu-file"),
+    ],
+)
+def test_a_directory_holding_tofu_files_is_read_as_opentofu_reads_it(
+    tmp_path: Path, files: dict[str, Any], flavor: Any, read: dict[str, str]
+) -> None:
+    """Without a flavor, a .tofu or .tofu.json file (which Terraform never reads) says the module is OpenTofu's.
+    Before: Template.from_file and the tf_config marker read it as Terraform does."""
+    from plancheck.tfconfig import Template, load_config_for_test
+
+    _write(tmp_path, files)
+    given = {} if flavor is None else {"flavor": flavor}
+    assert Template.from_file(tmp_path, **given).config.locals == read
+    assert load_config_for_test(tmp_path, **given).locals == read
+
+
+@pytest.mark.parametrize("flavor", ["terraform", "opentofu"])
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        pytest.param(
+            f'{{"terraform": {{"encryption": {{"key_provider": {{"pbkdf2": {{"k": {{"passphrase": {_KEY}}}}}}}}}}}}}',
+            'main.tf.json:1:79: $.terraform["encryption"]["key_provider"]["pbkdf2"]["k"]["passphrase"]: '
+            "expected a JSON value, found (sensitive)",
+            id="an-unquoted-passphrase",
+        ),
+        pytest.param(
+            f'{{"terraform": [{{"encryption": {{"method": {{"aes_gcm": {{"m": {{"keys": {{"{_KEY}": {_KEY}}}}}}}}}}}}}]}}',
+            'main.tf.json:1:88: $.terraform[0]["encryption"]["method"]["aes_gcm"]["m"]["keys"]["(sensitive)"]: '
+            "expected a JSON value, found (sensitive)",
+            id="a-key-of-a-methods-keys",
+        ),
+    ],
+)
+def test_an_error_inside_an_encryption_key_shows_none_of_it(flavor: Any, text: str, error: str) -> None:
+    """An error inside an encryption key hides its keys and what it quotes, as inside a sensitive default. Before:
+    found 'hunter2-TOFU25'."""
+    assert _read(text, flavor) == error

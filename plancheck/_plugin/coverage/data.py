@@ -189,7 +189,9 @@ class CoverageData:
     def __init__(self) -> None:
         self.modules: dict[str, ModuleData] = {}
         #: A directory's scan, once: (address, kind, condition keys, file, withheld lines) per item, and its errors.
-        self._scans: dict[Path, tuple[list[tuple[str, str, tuple[str, ...], str, tuple[int, ...]]], tuple[str, ...]]] = {}
+        self._scans: dict[Path, tuple[
+            list[tuple[str, str, tuple[str, ...], str, tuple[int, ...]]], tuple[str, ...], tuple[tuple[str, tuple[int, ...]], ...]
+        ]] = {}
         #: A directory's scanned items, once (their condition blocks' lines locate a diagnostic).
         self._declared: dict[Path, tuple[Any, ...]] = {}
         #: The last configuration walked for each (module key, directory, rootdir, outcomes available), with what its
@@ -389,9 +391,11 @@ class CoverageData:
             scanned = self._scans[directory] = ([
                 (d.address, d.kind, tuple(f"{kind}:{i}" for kind, n in d.conditions for i in range(n)), d.file, d.withheld)
                 for d in found.items
-            ], found.errors)
-        items, errors = scanned
+            ], found.errors, found.withheld)
+        items, errors, withheld_of = scanned
         module.scan_errors.update(errors)
+        for file, lines in withheld_of:
+            module.withheld.setdefault(file, set()).update(lines)
         for address, kind, conditions, file, withheld in items:
             add(prefix + address, kind).conditions = conditions
             if withheld:
@@ -813,11 +817,13 @@ def _complete(instances: set[str], paths: Mapping[str, _Seen]) -> None:
 
 
 def _lines_showing(directory: Path, secrets: Secrets) -> dict[str, set[int]]:
-    """The 1-based lines of each ``.tf`` and ``.tf.json`` file of ``directory`` that show one of ``secrets`` (what a
-    scrub of the line would change); a file that cannot be read shows nothing (the report says it cannot be read)."""
+    """The 1-based lines of each ``.tf``, ``.tf.json``, ``.tofu`` and ``.tofu.json`` file of ``directory`` that show
+    one of ``secrets`` (what a scrub of the line would change); a file that cannot be read shows nothing (the report
+    says it cannot be read)."""
     found: dict[str, set[int]] = {}
+    suffixes = (".tf", ".tf.json", ".tofu", ".tofu.json")
     try:
-        names = sorted(p.name for p in directory.iterdir() if p.name.endswith((".tf", ".tf.json")) and p.is_file())
+        names = sorted(p.name for p in directory.iterdir() if p.name.endswith(suffixes) and p.is_file())
     except OSError:
         return found
     for name in names:

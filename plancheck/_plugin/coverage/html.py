@@ -131,9 +131,7 @@ def _sources(module: ModuleData, directory: Path, scrub: Callable[[str], str] | 
     parts = []
     for error in scanned.errors:
         parts.append(f"<p>Not coloured: {html.escape(error)}</p>")
-    names = sorted({d.file for d in scanned.items} | {p.name for p in directory.glob("*.tf")}
-                   | {p.name for p in directory.glob("*.tf.json")})
-    for name in names:
+    for name in scanned.files:
         try:
             text = (directory / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:

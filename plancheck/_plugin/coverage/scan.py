@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Final, NamedTuple
 
 from ..._errors import TfCheckError
-from ..._loading.source import why_unread
-from ..._text import flagged_sensitive
+from ..._loading.source import tofu_hides, tool_of, why_unread
+from ..._text import flagged_sensitive, hcl_nested_assignments
 
 __all__ = ["CONDITION_KINDS", "Declared", "ScanError", "ScannedModule", "locate", "scan_module", "scan_text"]
 
@@ -97,7 +97,9 @@ class Declared(NamedTuple):
 
 
 class ScannedModule(NamedTuple):
-    """What a module directory's files declare: items in file order, and each file that could not be scanned.
+    """What a module directory's files declare: items in file order, and each file that could not be scanned;
+    ``withheld``: (file, lines) of values outside any item that must never be shown (OpenTofu's encryption keys);
+    ``files``: the files scanned, in name order.
 
     >>> ScannedModule((), ()).items
     ()
@@ -105,6 +107,9 @@ class ScannedModule(NamedTuple):
 
     items: tuple[Declared, ...]
     errors: tuple[str, ...]
+    withheld: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    #: The files scanned, in name order: those the tool reads.
+    files: tuple[str, ...] = ()
 
 
 class _Block:
@@ -367,13 +372,33 @@ def scan_text(text: str, name: str) -> list[Declared]:
     return found
 
 
-def _scan_json(path: Path, name: str) -> list[Declared]:
+def _encryption_lines(text: str) -> tuple[int, ...]:
+    """The lines of a ``.tf`` file's values that OpenTofu's ``encryption`` block takes as key material.
+
+    >>> _encryption_lines('terraform {\\n  encryption {\\n    key_provider "pbkdf2" "k" {\\n      passphrase = <<EOT\\n'
+    ...                   'hunter2\\nEOT\\n      key_length = 32\\n    }\\n  }\\n}\\n')
+    (4, 5, 6)
+    """
+    from ..._terraform.mock.plan import ENCRYPTION_SECRETS, REFERENCE
+
+    lines: list[int] = []
+    for _, source, start in hcl_nested_assignments(text, ("terraform", "encryption"), ENCRYPTION_SECRETS):
+        if REFERENCE.fullmatch(source.strip()):
+            continue  # names a key provider (key_provider.pbkdf2.k) or a variable: no key
+        first = text.count("\n", 0, start) + 1
+        lines.extend(range(first, first + source.rstrip().count("\n") + 1))
+    return tuple(lines)
+
+
+def _scan_json(path: Path, name: str, tool: str) -> tuple[list[Declared], tuple[int, ...]]:
+    """The items of a ``.tf.json`` file, and the lines of its values OpenTofu's encryption takes as key material."""
+    from ..._terraform.mock.plan import encryption_value_secrets
     from ...tfconfig import ConfigFormatError, load_config
 
     # The plan does not say which tool wrote it: a file either reads is scanned as that one reads it (a module call's
     # lifecycle and a provider's for_each are OpenTofu's, Terraform refuses them; an action block is Terraform's).
     refused: ConfigFormatError | None = None
-    for flavor in ("terraform", "opentofu"):
+    for flavor in ("terraform", "opentofu") if tool == "terraform" else ("opentofu",):
         try:
             config = load_config(path, strict=False, merge_overrides=False, flavor=flavor)
             break
@@ -382,6 +407,10 @@ def _scan_json(path: Path, name: str) -> list[Declared]:
     else:
         raise ScanError(name, 1, str(refused)) from None
     found: list[Declared] = []
+    keys: list[int] = []
+    for encryption in (e for b in config.blocks if b.block_type == "terraform" for e in b.blocks("encryption")):
+        if encryption_value_secrets(encryption.body):
+            keys.extend(_json_lines(path, encryption.line, encryption.column, "encryption"))
     for block in config.blocks:
         spec = _ITEMS.get(block.block_type)
         if spec is None or len(block.labels) != spec[2]:
@@ -402,7 +431,7 @@ def _scan_json(path: Path, name: str) -> list[Declared]:
             kind, prefix + ".".join(block.labels), name, line, line,
             tuple((k, counts[k]) for k in CONDITION_KINDS if k in counts), withheld,
         ))
-    return found
+    return found, tuple(keys)
 
 
 def _json_lines(path: Path, line: int | None, column: int | None, label: str) -> tuple[int, ...]:
@@ -427,34 +456,49 @@ def _json_lines(path: Path, line: int | None, column: int | None, label: str) ->
     return tuple(range(line, text.count("\n", 0, end) + 2))
 
 
-def scan_module(directory: str | os.PathLike[str]) -> ScannedModule:
-    """Scan every ``.tf`` and ``.tf.json`` file of ``directory`` (not its subdirectories), in name order.
+def scan_module(directory: str | os.PathLike[str], flavor: str | None = None) -> ScannedModule:
+    """Scan every ``.tf`` and ``.tf.json`` file of ``directory`` (not its subdirectories), in name order; for the
+    ``"opentofu"`` flavor also every ``.tofu`` and ``.tofu.json`` file, each hiding the ``.tf`` (``.tf.json``) file of
+    its name, as OpenTofu reads them (a JSON file by OpenTofu's schema alone). Without a flavor, a directory holding
+    a ``.tofu`` or ``.tofu.json`` file is OpenTofu's (Terraform reads none), any other Terraform's.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
     ...     _ = (Path(d) / "main.tf").write_text('output "o" {\\n  value = 1\\n}\\n')
     ...     [item.address for item in scan_module(d).items]
+    ...     _ = (Path(d) / "main.tofu").write_text('output "t" {\\n  value = 1\\n}\\n')
+    ...     [item.address for item in scan_module(d).items], scan_module(d, "terraform").files
     ['output.o']
+    (['output.t'], ('main.tf',))
     """
     root = Path(directory)
+    tool = tool_of(root) if flavor is None else flavor
+    suffixes = (".tf", ".tf.json", ".tofu", ".tofu.json") if tool == "opentofu" else (".tf", ".tf.json")
     items: list[Declared] = []
     errors: list[str] = []
+    withheld: list[tuple[str, tuple[int, ...]]] = []
     try:
         names = sorted(entry.name for entry in root.iterdir() if entry.is_file())
     except OSError as exc:
         return ScannedModule((), (f"{root}: cannot be read ({why_unread(exc)})",))
-    for name in names:
+    files = [n for n in names if n.endswith(suffixes) and not (tool == "opentofu" and tofu_hides(n, names))]
+    for name in files:
         path = root / name
         try:
-            if name.endswith(".tf"):
-                items.extend(scan_text(path.read_text(encoding="utf-8"), name))
-            elif name.endswith(".tf.json"):
-                items.extend(_scan_json(path, name))
+            if name.endswith((".tf", ".tofu")):
+                text = path.read_text(encoding="utf-8")
+                items.extend(scan_text(text, name))
+                keys = _encryption_lines(text) if "encryption" in text else ()
+            else:
+                declared, keys = _scan_json(path, name, tool)
+                items.extend(declared)
+            if keys:
+                withheld.append((name, keys))
         except ScanError as exc:
             errors.append(str(exc))
         except (OSError, UnicodeDecodeError) as exc:
             errors.append(f"{name}: cannot be read ({why_unread(exc)})")
-    return ScannedModule(tuple(items), tuple(errors))
+    return ScannedModule(tuple(items), tuple(errors), tuple(withheld), tuple(files))
 
 
 def locate(items: tuple[Declared, ...] | list[Declared], file: str, line: int, kind: str) -> tuple[str, str] | None:

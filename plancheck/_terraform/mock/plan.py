@@ -44,6 +44,7 @@ from ..._text import (
     HCL_ESCAPES,
     HCL_TOKEN,
     flagged_sensitive,
+    hcl_nested_assignments,
     hcl_spans,
     hcl_tokens,
     heredoc_body,
@@ -59,6 +60,7 @@ __all__ = [
     "MockPlanError",
     "MockPlanFailedError",
     "PLAN_TIMEOUT",
+    "REFERENCE",
     "UnreadablePlan",
     "call_secrets",
     "call_value_secrets",
@@ -66,13 +68,13 @@ __all__ = [
     "children_sensitive",
     "copy_module",
     "declared_sensitive",
+    "encryption_secrets",
+    "encryption_value_secrets",
     "find_terraform",
     "input_secrets",
     "plan_module",
     "plan_sensitive",
-    "reserved_name",
     "scrubbing",
-    "variable_name",
 ]
 
 # -- module calls ---------------------------------------------------------------------------------
@@ -120,10 +122,12 @@ def _json_blocks(text: str, block_type: str) -> list[tuple[str, dict[str, Any]]]
 
 
 def _module_texts(directory: Path) -> Iterator[tuple[bool, str]]:
-    """(whether it is JSON, its text) of each ``.tf`` and ``.tf.json`` file of ``directory`` that can be read."""
-    for path in _files(directory, (".tf", ".tf.json")):
+    """(whether it is JSON, its text) of each ``.tf``, ``.tf.json``, ``.tofu`` and ``.tofu.json`` file of
+    ``directory`` that can be read: OpenTofu's too (a file one of them hides only adds what it holds: failing
+    closed)."""
+    for path in _files(directory, (".tf", ".tf.json", ".tofu", ".tofu.json")):
         try:
-            yield path.name.endswith(".tf.json"), path.read_bytes().decode("utf-8", "replace")
+            yield path.name.endswith(".json"), path.read_bytes().decode("utf-8", "replace")
         except OSError:
             continue
 
@@ -289,12 +293,78 @@ def call_secrets(directory: Path) -> Iterator[str]:
             continue
         for call, name, tokens, source in _assignments(text, "module"):
             # A reference (var.pw, module.x.out[0]) names where a value comes from, not the value.
-            if name in sensitive_of(call) and not _REFERENCE.fullmatch(source.strip()):
+            if name in sensitive_of(call) and not REFERENCE.fullmatch(source.strip()):
                 yield from _given(tokens, source)
 
 
+#: The arguments of OpenTofu's ``terraform { encryption { } }`` block (1.7+) whose literals are key material or the
+#: credentials that reach it (opentofu internal/encryption, the key providers and methods its default registry
+#: holds): pbkdf2's ``passphrase`` and ``chain``, a method's ``keys`` (aes_gcm, external); aws_kms's ``access_key``,
+#: ``secret_key``, ``token`` and an assumed role's ``web_identity_token``; gcp_kms's ``credentials`` and
+#: ``access_token``; azure_vault's ``client_secret``, ``client_certificate``, ``client_certificate_password``,
+#: ``oidc_token`` and ``oidc_request_token``; openbao's ``token``. No ``sensitive`` flag marks them, and OpenTofu
+#: quotes the lines of an error in the block.
+ENCRYPTION_SECRETS: Final = frozenset({
+    "passphrase", "chain", "keys", "access_key", "secret_key", "token", "web_identity_token", "credentials",
+    "access_token", "client_secret", "client_certificate", "client_certificate_password", "oidc_token",
+    "oidc_request_token",
+})
+
+
+def encryption_value_secrets(value: Any) -> list[str]:
+    """The secrets of the body of an ``encryption`` block as JSON values: under each argument named in
+    :data:`ENCRYPTION_SECRETS`, however deep, its strings; of a template, the quoted strings of its expressions and
+    its literal runs (``"hunter2-${var.x}"`` gives ``hunter2-``; ``"${key_provider.pbkdf2.k}"`` names a key, none).
+
+    >>> encryption_value_secrets({"key_provider": {"pbkdf2": {"k": {"passphrase": "hunter2-x", "iterations": 600000}}},
+    ...                           "method": {"aes_gcm": {"m": {"keys": "${key_provider.pbkdf2.k}"}}}})
+    ['hunter2-x']
+    >>> encryption_value_secrets([{"key_provider": [{"pbkdf2": {"k": {"passphrase": "s3cret-${var.tail}"}}}]}])
+    ['s3cret-']
+    """
+    found: list[str] = []
+    work = [value]
+    while work:
+        item = work.pop()
+        if isinstance(item, list):
+            work.extend(item)
+        elif isinstance(item, dict):
+            for name, inner in item.items():
+                if name not in ENCRYPTION_SECRETS:
+                    work.append(inner)
+                    continue
+                found.extend(call_value_secrets(inner))  # a template's literal runs too (template_literals)
+    return found
+
+
+def encryption_secrets(directory: Path) -> Iterator[str]:
+    """The literals the ``encryption`` blocks of the module in ``directory`` give to OpenTofu's key material
+    (:data:`ENCRYPTION_SECRETS`), in its ``.tf``, ``.tf.json``, ``.tofu`` and ``.tofu.json`` files: as
+    :func:`encryption_value_secrets` reads a JSON one, as :func:`_file_values` reads a native one (a reference is none).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "e.tofu").write_text('terraform {\\n  encryption {\\n    key_provider "pbkdf2" "k" {\\n'
+    ...                                        '      passphrase = "hunter2-x"\\n    }\\n'
+    ...                                        '    method "aes_gcm" "m" { keys = key_provider.pbkdf2.k }\\n  }\\n}\\n')
+    ...     _ = (Path(d) / "j.tf.json").write_text('{"terraform": {"encryption": {"key_provider": '
+    ...                                           '{"pbkdf2": {"j": {"passphrase": "s3cret-y"}}}}}}')
+    ...     sorted(encryption_secrets(Path(d)))
+    ['hunter2-x', 's3cret-y']
+    """
+    for is_json, text in _module_texts(directory):
+        if is_json:
+            # A terraform block has no label: its members come as (name, value).
+            yield from (s for name, body in _json_blocks(text, "terraform") if name == "encryption"
+                        for s in encryption_value_secrets(body))
+            continue
+        for tokens, source, _ in hcl_nested_assignments(text, ("terraform", "encryption"), ENCRYPTION_SECRETS):
+            if not REFERENCE.fullmatch(source.strip()):
+                yield from _given(tokens, source)  # a template's literal runs too (template_literals)
+
+
 #: A native syntax value that only refers to another (``var.pw``, ``module.db.password[0]``).
-_REFERENCE: Final = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d+\])+")
+REFERENCE: Final = re.compile(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*|\[\d+\])+")
 
 
 def call_value_secrets(value: Any) -> list[str]:
@@ -522,6 +592,8 @@ def input_secrets(
     # and a line of a file of one that is no JSON, which Terraform quotes in its syntax error.
     for module in [directory, *map(Path, children)]:
         found.extend(call_secrets(module))
+        # OpenTofu's encryption keys, written as literals (it quotes the block's lines in its errors).
+        found.extend(encryption_secrets(module))
         found.extend(_unreadable_lines(module))
     return Secrets(found)
 
@@ -684,39 +756,6 @@ class UnreadablePlan(MockPlanFailedError):
         self.error = error
         said = f":\n{stderr.strip()}" if stderr.strip() else ""
         super().__init__("show", f"terraform {show_json_refused(error, 'plan')}{said}")
-
-
-#: The names no module may give a variable, the root module too (Terraform 1.0 to 1.11, decodeVariableBlock):
-#: a module call's own arguments and block types.
-_RESERVED_NAMES: Final = frozenset(
-    ("source", "version", "count", "for_each", "depends_on", "providers", "_", "lifecycle", "locals", "provider")
-)
-
-
-def variable_name(name: object) -> bool:
-    """Whether Terraform takes ``name`` as a variable's, in any module: HCL's identifier
-    (``hclsyntax.ValidIdentifier``, ``(ID_Start | "_") (ID_Continue | "-")*``, Python's identifier with dashes
-    after the first character) that no module call reserves (:func:`reserved_name` says why).
-
-    >>> [variable_name(n) for n in ("my-var", "_-x", "größe", "x·y")]
-    [True, True, True, True]
-    >>> [variable_name(n) for n in ("1x", "-x", "a.b", "a b", "", "count", 2)]
-    [False, False, False, False, False, False, False]
-    """
-    if not isinstance(name, str) or name.startswith("-") or name in _RESERVED_NAMES:
-        return False
-    return name.replace("-", "_").isidentifier()
-
-
-def reserved_name(name: object) -> str | None:
-    """Why no module can declare a variable ``name`` Terraform reserves (a module call's argument), or None.
-
-    >>> reserved_name("count"), reserved_name("counts")
-    ('is reserved: Terraform gives it a meaning inside module blocks, so no module declares it', None)
-    """
-    if name not in _RESERVED_NAMES:
-        return None
-    return "is reserved: Terraform gives it a meaning inside module blocks, so no module declares it"
 
 
 def _usage(problem: str, argument: str = "module_dir") -> MockPlanArgumentError:
