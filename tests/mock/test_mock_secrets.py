@@ -240,6 +240,14 @@ def test_a_variable_the_plan_says_is_sensitive_is_scrubbed() -> None:
 _CHILD_DEFAULT = f'variable "pw" {{\n  sensitive = true\n  default = "{_S}"\n}}\n'
 
 
+def _laid_out(root: Path, layout: dict[str, str]) -> Path:
+    """``root`` holding ``layout``'s files (relative path -> text)."""
+    for name, text in layout.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
 @pytest.mark.parametrize(("layout", "scrubbed"), [
     pytest.param({"main.tf": 'module "c" {\n  source = "./child"\n}\n', "child/v.tf": _CHILD_DEFAULT}, True,
                  id="child"),
@@ -257,10 +265,7 @@ def test_a_local_child_modules_sensitive_default_is_scrubbed(
     tmp_path: Path, layout: dict[str, str], scrubbed: bool
 ) -> None:
     # Terraform's error shows a child's default it evaluated, before any plan lists the module's variables.
-    root = tmp_path / "root"
-    for name, text in layout.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
+    root = _laid_out(tmp_path / "root", layout)
     shown = f'cannot convert "{_S}" to number; "visible-name"'
     expected = 'cannot convert "(sensitive)" to number; "visible-name"' if scrubbed else shown
     assert input_secrets(root, [], [], {}).scrub(shown) == expected
@@ -313,10 +318,7 @@ def test_what_a_call_gives_a_local_childs_sensitive_variable_is_scrubbed(
     tmp_path: Path, layout: dict[str, str], scrubbed: str | None
 ) -> None:
     # Terraform quotes the call's line in an error before planning (`3:   pw = "<value>" + 1`): only the call has it.
-    root = tmp_path / "root"
-    for name, text in layout.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
+    root = _laid_out(tmp_path / "root", layout)
     shown = f'3:   pw = "{_S}" + 1; "visible-name"; var.pw_given, ${{var.pw_given}}'
     if scrubbed:
         scrubbed += "; var.pw_given, ${var.pw_given}"
@@ -343,10 +345,7 @@ def test_a_literal_run_of_a_template_a_call_gives_a_sensitive_variable_is_scrubb
     tmp_path: Path, layout: dict[str, str], scrubbed: str
 ) -> None:
     # Terraform marks the child's variable whole: the value it evaluated ("<run>prod") holds the template's literal run.
-    root = tmp_path / "root"
-    for name, text in layout.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
+    root = _laid_out(tmp_path / "root", layout)
     assert input_secrets(root, [], [], {}).scrub(_RUN_SHOWN) == scrubbed
 
 
@@ -390,10 +389,7 @@ def _encryption(body: str) -> str:
 ])
 def test_opentofu_encryption_key_material_is_scrubbed(tmp_path: Path, layout: dict[str, str], secret: str | None) -> None:
     # OpenTofu quotes the block's lines in an error (its passphrase is too short...); no sensitive flag marks a key.
-    root = tmp_path / "root"
-    for name, text in layout.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
+    root = _laid_out(tmp_path / "root", layout)
     shown = f'4:       passphrase = "{_KEY}-${{var.tail}}"; var.passphrase, key_provider.pbkdf2.k, alias/state, 32'
     scrubbed = input_secrets(root, [], [], {}).scrub(shown)
     expected = shown if secret is None else shown.replace(secret, "(sensitive)")
