@@ -231,7 +231,7 @@ def test_options_and_markers_are_documented(pytester: pytest.Pytester) -> None:
     for ini in ("tf_plan (string)", "tf_state (string)", "tf_show_sensitive (bool)", "tf_terraform (string)"):
         assert ini in help_text
     markers = run(pytester, "--markers").stdout.str()
-    for marker in ("@pytest.mark.tf_plan(path)", "@pytest.mark.tf_state(path)", "@pytest.mark.tf_config(path)"):
+    for marker in ("@pytest.mark.tf_plan(path)", "@pytest.mark.tf_state(path)", "@pytest.mark.tf_config(path, flavor=None, strict=False)"):
         assert marker in markers
 
 
