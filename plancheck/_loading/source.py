@@ -24,9 +24,9 @@ from typing import IO, Any, Final, Literal
 from .._errors import ArgumentError, DocumentFormatError
 
 __all__ = [
-    "DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "fs_path", "is_saved_plan", "max_input_bytes", "read_bytes",
-    "make_directories", "read_limited", "regular_file", "tofu_hides", "tool_of", "why_unopened", "why_unread",
-    "write_whole",
+    "DEFAULT_MAX_BYTES", "MAX_BYTES_ENV", "InputTooLarge", "fs_path", "is_ignored_file", "is_saved_plan",
+    "make_directories", "max_input_bytes", "read_bytes", "read_limited", "regular_file", "tofu_hides", "tool_of",
+    "why_unopened", "why_unread", "write_whole",
 ]
 
 #: The largest document read from a file or stream unless told otherwise: 2 GiB.
@@ -384,6 +384,16 @@ def _new_file_mode() -> int:
     return 0o666 & ~mask
 
 
+def is_ignored_file(name: str) -> bool:
+    """Whether Terraform (and OpenTofu) skip this file of a module directory: hidden files and editor leftovers
+    (configs.IsIgnoredFile).
+
+    >>> [is_ignored_file(n) for n in (".main.tf.json", "main.tf.json~", "#main.tf.json#", "main.tf.json")]
+    [True, True, True, False]
+    """
+    return name.startswith(".") or name.endswith("~") or (name.startswith("#") and name.endswith("#"))
+
+
 def tofu_hides(name: str, names: Collection[str]) -> bool:
     """Whether OpenTofu skips the file ``name`` of a module directory whose files are ``names``: ``x.tofu`` hides
     ``x.tf`` and ``x.tofu.json`` hides ``x.tf.json``, not across (opentofu internal/configs/parser_config_dir.go,
@@ -422,6 +432,5 @@ def tool_of(path: str | os.PathLike[str]) -> Literal["terraform", "opentofu"]:
         names = [entry.name for entry in os.scandir(path) if entry.is_file()]
     except OSError:
         return "terraform"
-    # Hidden files and editor leftovers, which neither tool reads (configs.IsIgnoredFile), are no sign.
-    read = (n for n in names if not (n.startswith(".") or n.endswith("~") or (n.startswith("#") and n.endswith("#"))))
-    return "opentofu" if any(n.endswith(suffixes) for n in read) else "terraform"
+    # Hidden files and editor leftovers, which neither tool reads, are no sign.
+    return "opentofu" if any(n.endswith(suffixes) and not is_ignored_file(n) for n in names) else "terraform"

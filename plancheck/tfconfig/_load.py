@@ -42,6 +42,7 @@ from .._frozen import public
 from .._loading.source import (
     InputTooLarge,
     fs_path,
+    is_ignored_file,
     max_input_bytes,
     read_limited,
     tofu_hides,
@@ -73,7 +74,6 @@ __all__ = [
     "config_from_dict",
     "config_from_node",
     "dumps_config",
-    "is_ignored_file",
     "load_config",
     "load_config_for_test",
     "merge_overrides",
@@ -288,15 +288,6 @@ def _require_bools(caller: str, **flags: object) -> None:
     for name, value in flags.items():
         if not isinstance(value, bool):
             raise ArgumentError(f"{caller}: {name} must be a bool, got {type(value).__name__}")
-
-
-def is_ignored_file(name: str) -> bool:
-    """Whether Terraform (and OpenTofu) skip this file of a module directory: hidden files and editor leftovers.
-
-    >>> [is_ignored_file(n) for n in (".main.tf.json", "main.tf.json~", "#main.tf.json#", "main.tf.json")]
-    [True, True, True, False]
-    """
-    return name.startswith(".") or name.endswith("~") or (name.startswith("#") and name.endswith("#"))
 
 
 def _load_directory(directory: FsPath, flavor: Flavor, strict: bool, limit: int, merge: bool) -> Config:
